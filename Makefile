@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#
+# Out-of-tree build of rdmavt.ko and rvtsw/rvtsw.ko, plus the project's
+# front door: `make demo` and `make check`.
+
+REPO := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+KVER ?= $(shell cat $(REPO)/tools/pinned-kernel)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+INSTALL_MOD_DIR ?= updates
+
+# Anything beyond the tree's own defaults (W=1, C=1, ...) goes through
+# on the command line as usual.
+KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
+
+.PHONY: all modules clean install setup check demo man style
+
+all: modules
+
+modules:
+	$(KBUILD) modules
+
+clean:
+	$(KBUILD) clean
+	rm -rf $(REPO)/build/man
+
+install: modules
+	$(KBUILD) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	depmod -a $(KVER)
+
+setup:
+	$(REPO)/tools/setup.sh
+
+style:
+	$(REPO)/tools/style.sh
+
+man:
+	$(REPO)/tools/mkman.sh
+
+check: setup
+	$(REPO)/tools/check.sh
+
+demo: setup
+	$(REPO)/tools/demo.sh

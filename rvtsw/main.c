@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * rvtsw module: creates the software HCAs and registers them with rdmavt.
+ */
+#include <linux/module.h>
+#include <linux/pci.h>
+#include "rvtsw.h"
+
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_DESCRIPTION("Software RDMA HCA on rdmavt");
+MODULE_ALIAS("rdma-link-rvtsw");
+
+#define RVTSW_MAX_DEVICES 16
+#define RVTSW_MAX_PORTS 4
+/* First GUID of device 0; devices step by 0x100, ports add 1..n. */
+#define RVTSW_GUID_BASE 0x0002c90300a00000ULL
+
+static unsigned int devices = 1;
+module_param(devices, uint, 0444);
+MODULE_PARM_DESC(devices, "Number of rvtsw devices (1-16, default 1)");
+
+static unsigned int ports = 1;
+module_param(ports, uint, 0444);
+MODULE_PARM_DESC(ports, "Ports per device (1-4, default 1)");
+
+static unsigned int max_pd = 4096;
+module_param(max_pd, uint, 0444);
+MODULE_PARM_DESC(max_pd, "Protection domains per device (default 4096)");
+
+static char *parent;
+module_param(parent, charp, 0444);
+MODULE_PARM_DESC(parent,
+		 "PCI device (DDDD:BB:DD.F) reported as the HCA's parent; needed only by rdmavt cores that log through one");
+
+/* Guarded by module init/exit, which never run concurrently. */
+static struct rvtsw_dev *rvtsw_devs[RVTSW_MAX_DEVICES];
+static struct pci_dev *rvtsw_parent;
+
+static const struct attribute_group *rvtsw_port_groups[] = { NULL };
+
+static const struct ib_device_ops rvtsw_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_QIB,
+	.port_groups = rvtsw_port_groups,
+	.modify_device = rvtsw_modify_device,
+};
+
+static struct pci_dev *rvtsw_get_pci_dev(struct rvt_dev_info *rdi)
+{
+	return rdi_to_rvtsw(rdi)->parent;
+}
+
+static void rvtsw_set_props(struct rvtsw_dev *dev)
+{
+	struct ib_device_attr *props = &dev->rdi.dparms.props;
+
+	props->fw_ver = 1ULL << 32;
+	props->sys_image_guid = dev->rdi.ibdev.node_guid;
+	props->vendor_id = 0x1175;	/* the QLogic OUI, as qib reports */
+	props->vendor_part_id = 0x5357;	/* "SW" */
+	props->hw_ver = 1;
+	props->max_mr_size = U64_MAX;
+	props->page_size_cap = PAGE_SIZE;
+	props->device_cap_flags = IB_DEVICE_BAD_PKEY_CNTR |
+				  IB_DEVICE_BAD_QKEY_CNTR |
+				  IB_DEVICE_SHUTDOWN_PORT |
+				  IB_DEVICE_SYS_IMAGE_GUID |
+				  IB_DEVICE_RC_RNR_NAK_GEN |
+				  IB_DEVICE_PORT_ACTIVE_EVENT |
+				  IB_DEVICE_SRQ_RESIZE |
+				  IB_DEVICE_MEM_MGT_EXTENSIONS;
+	props->max_qp = 16384;
+	props->max_qp_wr = 16383;
+	props->max_send_sge = 96;
+	props->max_recv_sge = 96;
+	props->max_sge_rd = 96;
+	props->max_cq = 131071;
+	props->max_cqe = 1048575;
+	props->max_pd = max_pd;
+	props->max_ah = 65535;
+	props->max_srq = 16384;
+	props->max_srq_wr = 16383;
+	props->max_srq_sge = 96;
+	props->max_qp_rd_atom = 16;
+	props->max_qp_init_rd_atom = 16;
+	props->max_res_rd_atom = props->max_qp_rd_atom * props->max_qp;
+	props->atomic_cap = IB_ATOMIC_GLOB;
+	props->max_mcast_grp = 16384;
+	props->max_mcast_qp_attach = 16;
+	props->max_total_mcast_qp_attach = props->max_mcast_qp_attach *
+					   props->max_mcast_grp;
+	props->max_pkeys = RVTSW_NPKEYS;
+	props->local_ca_ack_delay = 15;
+	props->max_fast_reg_page_list_len = 512;
+}
+
+static void rvtsw_set_params(struct rvtsw_dev *dev)
+{
+	struct rvt_driver_params *dparms = &dev->rdi.dparms;
+
+	rvtsw_set_props(dev);
+	dparms->lkey_table_size = 16;
+	dparms->qp_table_size = 256;
+	dparms->sge_copy_mode = RVT_SGE_COPY_MEMCPY;
+	dparms->qpn_start = 1;
+	dparms->qpn_inc = 1;
+	dparms->qos_shift = 0;
+	dparms->qpn_res_start = 0;
+	dparms->qpn_res_end = 0;
+	dparms->nports = ports;
+	dparms->npkeys = RVTSW_NPKEYS;
+	dparms->node = first_online_node;
+	dparms->psn_mask = 0xffffff;
+	dparms->psn_shift = 8;
+	dparms->psn_modify_mask = 0xffffff;
+	dparms->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
+	dparms->max_mad_size = IB_MGMT_MAD_SIZE;
+	dparms->max_rdma_atomic = 16;
+	dparms->extra_rdma_atomic = 0;
+	dparms->reserved_operations = 1;
+}
+
+static void rvtsw_set_callbacks(struct rvtsw_dev *dev)
+{
+	struct rvt_driver_provided *f = &dev->rdi.driver_f;
+
+	f->get_pci_dev = rvtsw_get_pci_dev;
+	f->query_port_state = rvtsw_query_port_state;
+	f->get_guid_be = rvtsw_get_guid_be;
+	f->shut_down_port = rvtsw_shut_down_port;
+	f->cap_mask_chg = rvtsw_cap_mask_chg;
+	rvtsw_set_qp_callbacks(f);
+	dev->rdi.post_parms = rvtsw_post_parms;
+	dev->rdi.wc_opcode = rvtsw_wc_opcode;
+}
+
+static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
+{
+	struct rvt_dev_info *rdi;
+	struct rvtsw_dev *dev;
+	struct ib_device *ibdev;
+	unsigned int i;
+
+	rdi = rvt_alloc_device(struct_size(dev, ports, ports), ports);
+	if (!rdi)
+		return NULL;
+	dev = rdi_to_rvtsw(rdi);
+	ibdev = &rdi->ibdev;
+	dev->unit = unit;
+	dev->parent = rvtsw_parent;
+	rvt_set_ibdev_name(rdi, "%s_%d", RVTSW_NAME, unit);
+
+	ib_set_device_ops(ibdev, &rvtsw_dev_ops);
+	ibdev->phys_port_cnt = ports;
+	ibdev->node_guid = cpu_to_be64(RVTSW_GUID_BASE + unit * 0x100);
+	snprintf(ibdev->node_desc, sizeof(ibdev->node_desc),
+		 "rvtsw software HCA %u", unit);
+	if (rvtsw_parent)
+		ibdev->dev.parent = &rvtsw_parent->dev;
+
+	rvtsw_set_params(dev);
+	rvtsw_set_callbacks(dev);
+	for (i = 0; i < ports; i++)
+		rvtsw_init_port(dev, i);
+	return dev;
+}
+
+static int rvtsw_add_device(unsigned int unit)
+{
+	struct rvtsw_dev *dev;
+	int ret;
+
+	dev = rvtsw_alloc(unit);
+	if (!dev)
+		return -ENOMEM;
+	ret = rvt_register_device(&dev->rdi);
+	if (ret) {
+		rvt_dealloc_device(&dev->rdi);
+		return ret;
+	}
+	rvtsw_devs[unit] = dev;
+	return 0;
+}
+
+static void rvtsw_remove_devices(void)
+{
+	unsigned int unit;
+
+	for (unit = 0; unit < RVTSW_MAX_DEVICES; unit++) {
+		struct rvtsw_dev *dev = rvtsw_devs[unit];
+
+		if (!dev)
+			continue;
+		rvt_unregister_device(&dev->rdi);
+		rvt_dealloc_device(&dev->rdi);
+		rvtsw_devs[unit] = NULL;
+	}
+}
+
+static int rvtsw_find_parent(void)
+{
+	unsigned int domain, bus, slot, fn;
+
+	if (!parent || !*parent)
+		return 0;
+	if (sscanf(parent, "%x:%x:%x.%x", &domain, &bus, &slot, &fn) != 4) {
+		pr_err(RVTSW_NAME ": parent=%s is not DDDD:BB:DD.F\n", parent);
+		return -EINVAL;
+	}
+	rvtsw_parent = pci_get_domain_bus_and_slot(domain, bus,
+						   PCI_DEVFN(slot, fn));
+	if (!rvtsw_parent) {
+		pr_err(RVTSW_NAME ": no PCI device %s\n", parent);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int rvtsw_check_params(void)
+{
+	if (devices < 1 || devices > RVTSW_MAX_DEVICES ||
+	    ports < 1 || ports > RVTSW_MAX_PORTS || max_pd < 1) {
+		pr_err(RVTSW_NAME ": devices=1-%d, ports=1-%d, max_pd>=1\n",
+		       RVTSW_MAX_DEVICES, RVTSW_MAX_PORTS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void rvtsw_cleanup(void)
+{
+	rvtsw_remove_devices();
+	rvtsw_qp_exit();
+	pci_dev_put(rvtsw_parent);
+	rvtsw_parent = NULL;
+}
+
+static int __init rvtsw_init(void)
+{
+	unsigned int unit;
+	int ret;
+
+	ret = rvtsw_check_params() ?: rvtsw_find_parent();
+	if (ret)
+		return ret;
+	ret = rvtsw_qp_init();
+	if (ret) {
+		pci_dev_put(rvtsw_parent);
+		return ret;
+	}
+	for (unit = 0; unit < devices; unit++) {
+		ret = rvtsw_add_device(unit);
+		if (ret) {
+			pr_err(RVTSW_NAME ": device %u: %d\n", unit, ret);
+			rvtsw_cleanup();
+			return ret;
+		}
+	}
+	return 0;
+}
+module_init(rvtsw_init);
+
+static void __exit rvtsw_exit(void)
+{
+	rvtsw_cleanup();
+}
+module_exit(rvtsw_exit);

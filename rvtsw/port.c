@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * rvtsw ports: always linked, each with its own LID and GUID.
+ *
+ * There is no subnet manager: the port's attributes are what a freshly
+ * configured subnet would have given it, and they never change except
+ * for a shutdown requested through modify_port.
+ */
+#include "rvtsw.h"
+
+/* The physical link rvtsw pretends to have. */
+#define RVTSW_WIDTH IB_WIDTH_4X
+#define RVTSW_SPEED IB_SPEED_EDR
+/* The link-local subnet prefix a port has before an SM assigns one. */
+#define RVTSW_GID_PREFIX 0xfe80000000000000ULL
+
+/**
+ * rvtsw_init_port - set up a port before registration
+ * @dev: the device
+ * @index: 0-based port index
+ *
+ * Context: process context, before rvt_register_device().
+ */
+void rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index)
+{
+	struct rvtsw_port *port = &dev->ports[index];
+	struct rvt_ibport *rvp = &port->rvp;
+	u32 nports = dev->rdi.dparms.nports;
+
+	spin_lock_init(&rvp->lock);
+	rvp->mcast_tree = RB_ROOT;
+	RCU_INIT_POINTER(rvp->qp[0], NULL);
+	RCU_INIT_POINTER(rvp->qp[1], NULL);
+	rvp->gid_prefix = cpu_to_be64(RVTSW_GID_PREFIX);
+	rvp->port_cap_flags = IB_PORT_SYS_IMAGE_GUID_SUP |
+			      IB_PORT_CLIENT_REG_SUP;
+	rvp->subnet_timeout = 18;
+
+	port->dev = dev;
+	/* LIDs are unique across every rvtsw device so that UD traffic can
+	 * find its destination device and port by LID alone.
+	 */
+	port->lid = dev->unit * nports + index + 1;
+	port->guid = cpu_to_be64(be64_to_cpu(dev->rdi.ibdev.node_guid) +
+				 index + 1);
+	port->state = IB_PORT_ACTIVE;
+	port->pkeys[0] = IB_DEFAULT_PKEY_FULL;
+
+	rvt_init_port(&dev->rdi, rvp, index, port->pkeys);
+}
+
+/**
+ * rvtsw_query_port_state - report the link's side of a port query
+ * @rdi: the device
+ * @port_num: 1-based port number
+ * @props: partly filled by rdmavt; completed here
+ *
+ * Context: any, may be atomic (rdmavt reaches it from AH creation).
+ * Return: 0.
+ */
+int rvtsw_query_port_state(struct rvt_dev_info *rdi, u32 port_num,
+			   struct ib_port_attr *props)
+{
+	struct rvtsw_port *port = rvtsw_port(rdi, port_num);
+	bool up = READ_ONCE(port->state) == IB_PORT_ACTIVE;
+
+	props->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	props->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+				 IB_PORT_PHYS_STATE_DISABLED;
+	props->lid = port->lid;
+	props->lmc = 0;
+	props->gid_tbl_len = 1;
+	props->max_mtu = RVTSW_MTU;
+	props->active_mtu = RVTSW_MTU;
+	props->max_vl_num = 1;
+	props->active_width = RVTSW_WIDTH;
+	props->active_speed = RVTSW_SPEED;
+	return 0;
+}
+
+/**
+ * rvtsw_get_guid_be - a port's GUID, by GID table index
+ * @rdi: the device
+ * @rvp: the port
+ * @guid_index: GID table index; rvtsw has one entry
+ * @guid: where to store the GUID
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for an index beyond the table.
+ */
+int rvtsw_get_guid_be(struct rvt_dev_info *rdi, struct rvt_ibport *rvp,
+		      int guid_index, __be64 *guid)
+{
+	if (guid_index != 0)
+		return -EINVAL;
+	*guid = container_of(rvp, struct rvtsw_port, rvp)->guid;
+	return 0;
+}
+
+/**
+ * rvtsw_shut_down_port - take a port's link down
+ * @rdi: the device
+ * @port_num: 1-based port number
+ *
+ * The port stays down until the module is reloaded, as a shut-down
+ * physical port would until someone re-enables it.
+ *
+ * Context: process context; takes the port lock.
+ * Return: 0.
+ */
+int rvtsw_shut_down_port(struct rvt_dev_info *rdi, u32 port_num)
+{
+	struct rvtsw_port *port = rvtsw_port(rdi, port_num);
+	struct ib_event event = {
+		.device = &rdi->ibdev,
+		.element.port_num = port_num,
+		.event = IB_EVENT_PORT_ERR,
+	};
+
+	spin_lock_irq(&port->rvp.lock);
+	WRITE_ONCE(port->state, IB_PORT_DOWN);
+	spin_unlock_irq(&port->rvp.lock);
+	ib_dispatch_event(&event);
+	return 0;
+}
+
+/**
+ * rvtsw_cap_mask_chg - the port's capability mask changed
+ * @rdi: the device
+ * @port_num: 1-based port number
+ *
+ * A real port would send a trap to the subnet manager; rvtsw has none to
+ * tell, and the new mask is already visible through query_port.
+ *
+ * Context: process context.
+ */
+void rvtsw_cap_mask_chg(struct rvt_dev_info *rdi, u32 port_num)
+{
+}
+
+/**
+ * rvtsw_modify_device - change the node description
+ * @ibdev: the IB device
+ * @mask: IB_DEVICE_MODIFY_* bits
+ * @modify: the new values
+ *
+ * Every rdmavt core requires the driver to provide this verb.
+ *
+ * Context: process context.
+ * Return: 0, or -EOPNOTSUPP for anything but the node description.
+ */
+int rvtsw_modify_device(struct ib_device *ibdev, int mask,
+			struct ib_device_modify *modify)
+{
+	if (mask & ~IB_DEVICE_MODIFY_NODE_DESC)
+		return -EOPNOTSUPP;
+	if (mask & IB_DEVICE_MODIFY_NODE_DESC)
+		memcpy(ibdev->node_desc, modify->node_desc,
+		       IB_DEVICE_NODE_DESC_MAX);
+	return 0;
+}

@@ -1,0 +1,76 @@
+#!/bin/bash
+# `make check`: build, style gates, then every guest suite in one boot.
+# Prints one line per result, the failures again at the end, and closes
+# with `N passed, N failed`; exits non-zero if anything failed.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=$REPO/build/check
+PASSED=0
+FAILED=0
+FAILURES=()
+
+record() {
+	local status=$1 name=$2
+	if [[ $status == PASS ]]; then
+		((PASSED++))
+	else
+		((FAILED++))
+		FAILURES+=("$name")
+	fi
+}
+
+# host_step NAME CMD...: run CMD with its output in $OUT/NAME.log, shown
+# on failure.
+host_step() {
+	local name=$1 log=$OUT/$1.log
+	shift
+	if "$@" >"$log" 2>&1; then
+		echo "RVT-RESULT: PASS host/$name"
+		record PASS "host/$name"
+	else
+		sed 's/^/    /' "$log"
+		echo "RVT-RESULT: FAIL host/$name"
+		record FAIL "host/$name"
+	fi
+}
+
+build_clean() {
+	local out
+	out=$(make -C "$REPO" W=1 modules 2>&1) || { echo "$out"; return 1; }
+	echo "$out"
+	! grep -E '(warning|error):' <<<"$out"
+}
+
+# Count the guest's results; the runner's own verdict (kernel log clean,
+# guest finished) is a result of its own.
+run_guest() {
+	local log=$OUT/guest.log rc=0 line
+	"$REPO/tools/vm/run.sh" --log "$OUT/serial.log" \
+		"$REPO/tools/testing/guest.sh" "$@" 2>&1 | tee "$log" ||
+		rc=${PIPESTATUS[0]}
+	while read -r line; do
+		record "${line%% *}" "guest/${line#* }"
+	done < <(sed -n 's/^RVT-RESULT: //p' "$log" | tr -d '\r')
+	case $rc in
+	0) record PASS guest/vm-run-and-kernel-log-clean ;;
+	*) record FAIL "guest/vm-run-and-kernel-log-clean (run.sh status $rc)" ;;
+	esac
+}
+
+main() {
+	mkdir -p "$OUT"
+	host_step build-W1 build_clean
+	host_step checkpatch "$REPO/tools/style.sh" checkpatch
+	host_step sparse "$REPO/tools/style.sh" sparse
+	run_guest "$@"
+
+	if ((FAILED)); then
+		echo "Failed:"
+		printf '  %s\n' "${FAILURES[@]}"
+	fi
+	echo "$PASSED passed, $FAILED failed"
+	((FAILED == 0))
+}
+
+main "$@"

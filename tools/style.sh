@@ -1,0 +1,56 @@
+#!/bin/bash
+# Kernel coding style gates: checkpatch --strict on every C file of ours,
+# and sparse over the whole build. Usage: style.sh [checkpatch|sparse]...
+# (both by default). Exits non-zero if any gate reports anything.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCRIPTS=$REPO/build/linux-scripts/scripts
+
+our_sources() {
+	git -C "$REPO" ls-files --cached --others --exclude-standard \
+		'*.c' '*.h' | grep -v '\.mod\.c$'
+}
+
+run_checkpatch() {
+	local f out bad=0
+	[[ -x $SCRIPTS/checkpatch.pl ]] ||
+		{ echo "checkpatch.pl missing: run tools/setup.sh" >&2; return 1; }
+	while read -r f; do
+		out=$(cd "$REPO" && "$SCRIPTS/checkpatch.pl" --strict --no-tree \
+			--terse --show-types --no-summary -f "$f") || true
+		if [[ -n $out ]]; then
+			printf '%s\n' "$out"
+			bad=1
+		fi
+	done < <(our_sources)
+	((bad == 0)) && echo "checkpatch --strict: clean"
+	return "$bad"
+}
+
+# C=2 checks every file whether or not it needs rebuilding; kernel sparse
+# output is one line per finding, so anything beyond the build's own
+# progress lines is a finding.
+run_sparse() {
+	local out
+	out=$(make -s -C "$REPO" C=2 CHECK=sparse modules 2>&1 |
+	      grep -v -e '^make\(\[[0-9]*\]\)\?: \(Entering\|Leaving\)' \
+		      -e '^ *\(CC\|LD\|CHECK\|MODPOST\|BTF\)\b' \
+		      -e '^Skipping BTF generation' || true)
+	if [[ -n $out ]]; then
+		printf '%s\n' "$out"
+		return 1
+	fi
+	echo "sparse: clean"
+}
+
+main() {
+	local gate rc=0
+	(($#)) || set -- checkpatch sparse
+	for gate in "$@"; do
+		"run_$gate" || rc=1
+	done
+	return "$rc"
+}
+
+main "$@"

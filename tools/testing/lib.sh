@@ -1,0 +1,75 @@
+# shellcheck shell=bash
+# Helpers for the guest-side test suites; sourced by tools/testing/guest.sh
+# and by each suite.
+#
+# A suite reports each test as one line on the console,
+#   RVT-RESULT: PASS|FAIL <suite>/<test>[: reason]
+# which the host counts. Everything else a test prints is indented so the
+# log stays readable and cannot be mistaken for a result.
+
+TESTING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$TESTING_DIR/../.." && pwd)
+PY=/usr/bin/python3	# Debian's, which has pyverbs
+# Which rdmavt core the suites run on: ours (the repo's rdmavt.ko) or the
+# distro's (the pinned kernel's own rdmavt.ko).
+RVT_CORE=${RVT_CORE:-ours}
+
+result() {
+	echo "RVT-RESULT: $1 ${SUITE:-?}/$2${3:+: $3}"
+}
+
+pass() { result PASS "$1"; }
+fail() { result FAIL "$1" "${2:-}"; }
+
+indent() { sed 's/^/    /'; }
+
+# t NAME CMD [ARGS...]: run CMD, show its output indented, report by status.
+t() {
+	local name=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	[[ -z $out ]] || printf '%s\n' "$out" | indent
+	if ((rc == 0)); then
+		pass "$name"
+	else
+		fail "$name" "exit status $rc"
+	fi
+	return 0
+}
+
+# Load the IB core and the selected rdmavt core.
+load_core() {
+	modprobe ib_core && modprobe ib_uverbs || return
+	if [[ $RVT_CORE == ours ]]; then
+		insmod "$REPO/rdmavt.ko"
+	else
+		modprobe rdmavt
+	fi
+}
+
+# load_rvtsw [PARAM=VALUE...]: load rvtsw on the core, with parameters.
+load_rvtsw() {
+	lsmod | grep -q '^rdmavt ' || load_core || return
+	if [[ $RVT_CORE != ours && -n ${RVT_PARENT:-} ]]; then
+		set -- "parent=$RVT_PARENT" "$@"
+	fi
+	insmod "$REPO/rvtsw/rvtsw.ko" "$@"
+}
+
+unload_rvtsw() {
+	! lsmod | grep -q '^rvtsw ' || rmmod rvtsw
+}
+
+unload_all() {
+	unload_rvtsw && { ! lsmod | grep -q '^rdmavt ' || rmmod rdmavt; }
+}
+
+# wait_for COUNT CMD...: retry CMD up to COUNT times, 0.1 s apart.
+wait_for() {
+	local n=$1
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		((--n > 0)) || return 1
+		sleep 0.1
+	done
+}

@@ -1,0 +1,30 @@
+# shellcheck shell=bash
+# Shared helpers for the host-side VM scripts; sourced, not executed.
+# Everything is derived from the location of this file and from
+# tools/pinned-kernel, so the repo works from any clone directory.
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_ROOT=$(cd "$VM_DIR/../.." && pwd)
+# shellcheck disable=SC2034 # used by the scripts sourcing this file
+BUILD_VM=$REPO_ROOT/build/vm
+
+die() {
+	echo "${0##*/}: error: $*" >&2
+	exit 1
+}
+
+log() {
+	echo "${0##*/}: $*" >&2
+}
+
+read_kver() {
+	local f=$REPO_ROOT/tools/pinned-kernel kver
+	[[ -r $f ]] || die "missing $f"
+	read -r kver <"$f" || true
+	[[ -n $kver ]] || die "$f is empty"
+	echo "$kver"
+}
+
+KVER=$(read_kver)
+# shellcheck disable=SC2034 # used by the scripts sourcing this file
+MODDIR=/lib/modules/$KVER

@@ -1,0 +1,284 @@
+#!/bin/bash
+# Run a script inside a throw-away QEMU (TCG) guest booted from the pinned
+# Debian kernel, with the host's / mounted read-only (tmpfs overlay on top)
+# so the repo and all host tools are at the same paths in the guest.
+#
+# Exit status: the guest script's status if the guest finished cleanly;
+# 120 if the guest kernel log has errors (BUG/WARNING/Oops/...), 124 on
+# timeout, 125 if the guest never reported an exit status (crash, panic,
+# boot failure), 2 on usage errors.
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+EXIT_KERNEL_ERRORS=120
+EXIT_TIMEOUT=124
+EXIT_NO_MARKER=125
+
+# Extended regexps that mark a kernel log line as a failure.
+BAD_PATTERNS=(
+	'BUG:' 'kernel BUG at' 'WARNING:' 'Oops' 'general protection'
+	'KFENCE' 'UBSAN:' 'Call Trace:' 'Kernel panic'
+	'INFO: task .* blocked for more than' 'hung_task' 'detected stalls'
+	# slub_debug reports
+	'BUG [^ ]+ \((Not t|T)ainted\)' 'Redzone' 'Poison overwritten'
+	'Object padding' 'Padding overwritten' 'Object already free'
+	'Freepointer corrupt' 'Freechain corrupt' 'slab.out.of.bounds'
+	'={20,}' 'list_(add|del) corruption'
+)
+# Lines never to flag: the command line echo may contain any word.
+IGNORE_PATTERN='(Kernel )?[Cc]ommand line:'
+
+usage() {
+	cat <<EOF
+Usage: ${0##*/} [OPTIONS] [--] SCRIPT [ARGS...]
+
+Boot the pinned kernel ($KVER) in QEMU/TCG and run SCRIPT with ARGS in the
+guest (as root, cwd = the current directory if visible in the guest, else
+the repo root).  SCRIPT must be on the host's root filesystem, not under
+/tmp, /run, /dev, /proc or /sys, which the guest mounts afresh.
+
+Options:
+  --pci-testdev      add '-device pci-testdev' (a PCI parent for drivers)
+  --timeout SECS     kill the guest after SECS seconds (default 600)
+  --log FILE         serial console log (default build/vm/serial.log)
+  --append ARGS      extra kernel command line arguments
+  --mem MB           guest memory (default 2048)
+  --smp N            guest CPUs (default 2)
+  --show-dmesg       also stream the full kernel log dump at the end
+  -h, --help         this help
+
+Exit status: the script's, or $EXIT_KERNEL_ERRORS if the guest kernel log
+has errors, $EXIT_TIMEOUT on timeout, $EXIT_NO_MARKER if the guest crashed
+or never finished.
+EOF
+}
+
+PCI_TESTDEV=0
+TIMEOUT=600
+LOG=$BUILD_VM/serial.log
+APPEND=
+MEM=2048
+SMP=2
+SHOW_DMESG=0
+SCRIPT=
+ARGS=()
+
+usage_error() {
+	echo "${0##*/}: $*" >&2
+	echo "Try '${0##*/} --help'." >&2
+	exit 2
+}
+
+need_value() {
+	(($2 >= 2)) || usage_error "option $1 needs a value"
+}
+
+parse_args() {
+	while (($#)); do
+		case $1 in
+		--pci-testdev) PCI_TESTDEV=1 ;;
+		--timeout) need_value "$1" $# && TIMEOUT=$2 && shift ;;
+		--log) need_value "$1" $# && LOG=$2 && shift ;;
+		--append) need_value "$1" $# && APPEND=$2 && shift ;;
+		--mem) need_value "$1" $# && MEM=$2 && shift ;;
+		--smp) need_value "$1" $# && SMP=$2 && shift ;;
+		--show-dmesg) SHOW_DMESG=1 ;;
+		-h | --help) usage && exit 0 ;;
+		--) shift && break ;;
+		-*) usage_error "unknown option $1" ;;
+		*) break ;;
+		esac
+		shift
+	done
+	(($#)) || usage_error "missing SCRIPT"
+	SCRIPT=$1
+	ARGS=("${@:2}")
+	[[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || usage_error "bad --timeout $TIMEOUT"
+	[[ $MEM =~ ^[1-9][0-9]*$ ]] || usage_error "bad --mem $MEM"
+	[[ $SMP =~ ^[1-9][0-9]*$ ]] || usage_error "bad --smp $SMP"
+}
+
+# The guest sees the host's / except for the filesystems it mounts itself.
+check_visible_in_guest() {
+	case $1 in
+	/tmp/* | /run/* | /dev/* | /proc/* | /sys/*)
+		die "$1 is not visible in the guest (it mounts its own /tmp, /run, /dev, /proc, /sys); put it in the repo"
+		;;
+	esac
+}
+
+check_host() {
+	[[ -r /boot/vmlinuz-$KVER ]] || die "/boot/vmlinuz-$KVER not readable (run tools/setup.sh as root)"
+	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run tools/setup.sh)"
+	# Paths go on the kernel command line, which splits on whitespace.
+	[[ $REPO_ROOT != *[[:space:]]* ]] || die "repo path must not contain whitespace: $REPO_ROOT"
+	[[ -f $SCRIPT ]] || die "no such script: $SCRIPT"
+	SCRIPT=$(realpath "$SCRIPT")
+	check_visible_in_guest "$SCRIPT"
+	check_visible_in_guest "$REPO_ROOT/"
+}
+
+# The job file tells guest-init what to run; it is read over 9p and sourced
+# by bash there, so everything is %q-quoted.
+write_job() {
+	local job=$1 a
+	{
+		printf 'export RVT_REPO=%q\n' "$REPO_ROOT"
+		printf 'RVT_NONCE=%q\n' "$NONCE"
+		printf 'RVT_SCRIPT=%q\n' "$SCRIPT"
+		printf 'RVT_CWD=%q\n' "$PWD"
+		printf 'RVT_ARGS=('
+		for a in "${ARGS[@]}"; do
+			printf ' %q' "$a"
+		done
+		printf ' )\n'
+	} >"$job"
+}
+
+qemu_command() {
+	local initrd=$1 job=$2
+	# shellcheck disable=SC2054 # commas are part of the arguments
+	local cmdline=(
+		console=ttyS0,115200
+		# Without it multi-threaded TCG boots sometimes die with
+		# "Oops: int3" in sched_clock_cpu.
+		tsc=unstable
+		slub_debug=FZPU
+		kfence.sample_interval=100
+		# A panic reboots, and -no-reboot turns that into a QEMU exit.
+		panic=-1
+		# Room for the whole run's log: the runner scans the dmesg dump.
+		log_buf_len=8M
+		"rvt.stage2=$VM_DIR/guest-init"
+		"rvt.job=$job"
+	)
+	# shellcheck disable=SC2054
+	QEMU=(
+		qemu-system-x86_64
+		-accel tcg -cpu max -smp "$SMP" -m "$MEM"
+		-nodefaults -no-reboot -display none -monitor none
+		-chardev "file,id=ser0,path=$LOG" -serial chardev:ser0
+		-kernel "/boot/vmlinuz-$KVER" -initrd "$initrd"
+		-append "${cmdline[*]} $APPEND"
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+	)
+	if ((PCI_TESTDEV)); then
+		QEMU+=(-device pci-testdev)
+	fi
+}
+
+# Copy the console to stdout while QEMU runs, minus the final kernel log
+# dump (it is in the log file and gets scanned) unless --show-dmesg.
+stream_console() {
+	local pid=$1
+	tail -s 0.2 -n +1 -f --pid="$pid" "$LOG" |
+		awk -v nonce="$NONCE" -v show="$SHOW_DMESG" -v logfile="$LOG" '
+		{ sub(/\r$/, "") }
+		$0 == "RVT-DMESG-BEGIN " nonce { indump = 1; n = 0 }
+		indump && !show { n++ }
+		!indump || show { print; fflush() }
+		$0 == "RVT-DMESG-END " nonce {
+			if (!show)
+				printf("[kernel log dump: %d lines, see %s]\n", n - 2, logfile)
+			indump = 0; fflush()
+		}'
+}
+
+indent() {
+	sed 's/^/    /'
+}
+
+bad_regex() {
+	local IFS='|'
+	echo "${BAD_PATTERNS[*]}"
+}
+
+# Print the lines of stdin that match a bad pattern.
+bad_lines() {
+	grep -E -- "$(bad_regex)" | grep -Ev -- "$IGNORE_PATTERN" || true
+}
+
+# The scanned part of the log: the dmesg dump plus anything the kernel
+# printed after the exit marker (during power-off).
+kernel_log_part() {
+	tr -d '\r' <"$LOG" | awk -v nonce="$NONCE" '
+		$0 == "RVT-DMESG-BEGIN " nonce { on = 1; next }
+		$0 == "RVT-DMESG-END " nonce { on = 0; next }
+		$0 ~ "^RVT-GUEST-EXIT: [0-9]+ " nonce "$" { on = 1; next }
+		on'
+}
+
+guest_status() {
+	tr -d '\r' <"$LOG" |
+		sed -n "s/^RVT-GUEST-EXIT: \([0-9]*\) $NONCE\$/\1/p" | tail -n 1
+}
+
+report() {
+	local qemu_rc=$1 status bad
+	status=$(guest_status)
+	if [[ -z $status ]]; then
+		echo "${0##*/}: FAIL: guest did not report an exit status" >&2
+		if ((qemu_rc == 124)); then
+			echo "${0##*/}: timed out after ${TIMEOUT}s (QEMU killed)" >&2
+		fi
+		bad=$(tr -d '\r' <"$LOG" | grep -E "^RVT-INIT-ERROR|$(bad_regex)" |
+			grep -Ev -- "$IGNORE_PATTERN" || true)
+		if [[ -n $bad ]]; then
+			echo "${0##*/}: suspicious console lines:" >&2
+			indent <<<"$bad" | head -n 60 >&2
+		fi
+		echo "${0##*/}: full console log: $LOG" >&2
+		((qemu_rc == 124)) && return $EXIT_TIMEOUT
+		return $EXIT_NO_MARKER
+	fi
+	bad=$(kernel_log_part | bad_lines)
+	if [[ -n $bad ]]; then
+		echo "${0##*/}: FAIL: guest kernel log has $(wc -l <<<"$bad") error line(s) (script status $status):" >&2
+		indent <<<"$bad" | head -n 100 >&2
+		echo "${0##*/}: full console log: $LOG" >&2
+		return $EXIT_KERNEL_ERRORS
+	fi
+	echo "${0##*/}: guest script exited with status $status (kernel log clean)" >&2
+	return "$status"
+}
+
+cleanup() {
+	[[ -n ${QEMU_PID:-} ]] && kill "$QEMU_PID" 2>/dev/null
+	[[ -n ${JOB_DIR:-} ]] && rm -rf "$JOB_DIR"
+	return 0
+}
+
+main() {
+	local initrd job start qemu_rc=0 rc=0
+	parse_args "$@"
+	check_host
+	mkdir -p "$BUILD_VM" "$(dirname "$LOG")"
+	LOG=$(realpath "$LOG")
+	"$VM_DIR/mkinitramfs.sh"
+	initrd=$BUILD_VM/initramfs.cpio.gz
+
+	NONCE=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+	JOB_DIR=$(mktemp -d "$BUILD_VM/job.XXXXXX")
+	trap cleanup EXIT
+	trap 'exit 130' INT TERM
+	job=$JOB_DIR/job
+	write_job "$job"
+	qemu_command "$initrd" "$job"
+	: >"$LOG"
+
+	log "booting $KVER (timeout ${TIMEOUT}s, log $LOG)"
+	start=$SECONDS
+	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null &
+	QEMU_PID=$!
+	stream_console "$QEMU_PID" &
+	wait "$QEMU_PID" || qemu_rc=$?
+	QEMU_PID=
+	wait || true
+	log "guest ran for $((SECONDS - start))s (qemu exit $qemu_rc)"
+	report "$qemu_rc" || rc=$?
+	return "$rc"
+}
+
+main "$@"
