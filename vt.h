@@ -5,13 +5,16 @@
  * Every exported symbol's modversions CRC is computed by genksyms from the
  * type definitions visible in the translation unit that exports it, so the
  * include set here is part of the ABI: the distro's vt.c, ah.c, cq.c, mr.c
- * and qp.c all see struct pci_dev fully defined, and so must ours, or
- * hfi1.ko and ib_qib.ko refuse to load on top of this module.
+ * and qp.c all see the QP and CQ structures and struct pci_dev fully
+ * defined, and so must ours, or hfi1.ko and ib_qib.ko refuse to load on
+ * top of this module.
  */
 #ifndef RVT_VT_H
 #define RVT_VT_H
 
 #include <rdma/rdma_vt.h>
+#include <rdma/rdmavt_qp.h>
+#include <rdma/rdmavt_cq.h>
 #include <linux/pci.h>
 
 /* Userspace ABI revision: rdma-core's ipathverbs uses mmap'd rings from 2 on. */

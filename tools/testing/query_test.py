@@ -3,7 +3,6 @@
 Usage: query_test.py NDEVICES NPORTS, with rvtsw loaded with that many
 devices and ports.
 """
-import errno
 import sys
 
 from pyverbs.device import Context
@@ -29,11 +28,12 @@ def check_port(ctx, name, unit, port, nports):
     gid = str(ctx.query_gid(port, 0))
     check(gid.startswith(GID_PREFIX), f"{name}/{port} gid {gid}")
     check(ctx.query_pkey(port, 0) == 0xFFFF, f"{name}/{port} pkey")
+    # libibverbs reads P_Keys from sysfs, which has no entry past the
+    # table: the query fails, with no errno of the kernel's to check.
     try:
         ctx.query_pkey(port, 1)
-    except PyverbsRDMAError as err:
-        check(err.error_code in (errno.EINVAL, errno.ENOENT),
-              f"pkey index 1 errno {err.error_code}")
+    except PyverbsRDMAError:
+        pass
     else:
         raise AssertionError("pkey index 1 should fail")
     return gid

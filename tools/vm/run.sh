@@ -22,7 +22,7 @@ BAD_PATTERNS=(
 	'KFENCE' 'UBSAN:' 'Call Trace:' 'Kernel panic'
 	'INFO: task .* blocked for more than' 'hung_task' 'detected stalls'
 	# slub_debug reports
-	'BUG [^ ]+ \((Not t|T)ainted\)' 'Redzone' 'Poison overwritten'
+	'BUG [^ ]+ \((Not tainted|Tainted)' 'Redzone' 'Poison overwritten'
 	'Object padding' 'Padding overwritten' 'Object already free'
 	'Freepointer corrupt' 'Freechain corrupt' 'slab.out.of.bounds'
 	'={20,}' 'list_(add|del) corruption'
