@@ -10,6 +10,8 @@
  */
 #include <linux/module.h>
 #include "vt.h"
+#include "cq.h"
+#include "mmap.h"
 #include "pending.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
@@ -88,17 +90,23 @@ static const struct ib_device_ops rvt_dev_ops = {
 
 	.alloc_pd = rvt_alloc_pd,
 	.alloc_ucontext = rvt_alloc_ucontext,
+	.create_cq = rvt_create_cq,
 	.dealloc_pd = rvt_dealloc_pd,
 	.dealloc_ucontext = rvt_dealloc_ucontext,
+	.destroy_cq = rvt_destroy_cq,
 	.get_numa_node = rvt_get_numa_node,
 	.get_port_immutable = rvt_get_port_immutable,
+	.mmap = rvt_mmap,
 	.modify_device = rvt_modify_device,
 	.modify_port = rvt_modify_port,
+	.poll_cq = rvt_poll_cq,
 	.query_device = rvt_query_device,
 	.query_gid = rvt_query_gid,
 	.query_pkey = rvt_query_pkey,
 	.query_port = rvt_query_port,
+	.req_notify_cq = rvt_req_notify_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_cq, rvt_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rvt_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rvt_ucontext, ibucontext),
 };
@@ -234,6 +242,8 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
 	ib_set_device_ops(&rdi->ibdev, &rvt_pending_ops);
 	rvt_driver_pd_init(rdi);
+	rvt_driver_cq_init(rdi);
+	rvt_mmap_init(rdi);
 	rvt_set_core_attrs(rdi);
 
 	ret = ib_register_device(&rdi->ibdev, dev_name(&rdi->ibdev.dev), NULL);
@@ -264,3 +274,15 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 	ib_unregister_device(&rdi->ibdev);
 }
 EXPORT_SYMBOL(rvt_unregister_device);
+
+static int __init rvt_module_init(void)
+{
+	return rvt_cq_module_init();
+}
+module_init(rvt_module_init);
+
+static void __exit rvt_module_exit(void)
+{
+	rvt_cq_module_exit();
+}
+module_exit(rvt_module_exit);
