@@ -10,35 +10,9 @@
 #include "vt.h"
 #include "pending.h"
 
-static int rvt_pending_create_qp(struct ib_qp *ibqp,
-				 struct ib_qp_init_attr *init_attr,
-				 struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int rvt_pending_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-				 int attr_mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int rvt_pending_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
 static int rvt_pending_post_send(struct ib_qp *ibqp,
 				 const struct ib_send_wr *wr,
 				 const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int rvt_pending_post_recv(struct ib_qp *ibqp,
-				 const struct ib_recv_wr *wr,
-				 const struct ib_recv_wr **bad_wr)
 {
 	*bad_wr = wr;
 	return -EOPNOTSUPP;
@@ -66,14 +40,8 @@ static int rvt_pending_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
  * rule, so a real implementation (ours or the driver's) always wins.
  */
 const struct ib_device_ops rvt_pending_ops = {
-	.create_qp = rvt_pending_create_qp,
-	.modify_qp = rvt_pending_modify_qp,
-	.destroy_qp = rvt_pending_destroy_qp,
 	.post_send = rvt_pending_post_send,
-	.post_recv = rvt_pending_post_recv,
 	.get_dma_mr = rvt_pending_get_dma_mr,
 	.reg_user_mr = rvt_pending_reg_user_mr,
 	.dereg_mr = rvt_pending_dereg_mr,
-
-	INIT_RDMA_OBJ_SIZE(ib_qp, rvt_qp, ibqp),
 };

@@ -10,8 +10,10 @@
  */
 #include <linux/module.h>
 #include "vt.h"
+#include "ah.h"
 #include "cq.h"
 #include "mmap.h"
+#include "qp.h"
 #include "pending.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
@@ -90,24 +92,36 @@ static const struct ib_device_ops rvt_dev_ops = {
 
 	.alloc_pd = rvt_alloc_pd,
 	.alloc_ucontext = rvt_alloc_ucontext,
+	.create_ah = rvt_create_ah,
 	.create_cq = rvt_create_cq,
+	.create_qp = rvt_create_qp,
+	.create_user_ah = rvt_create_ah,
 	.dealloc_pd = rvt_dealloc_pd,
 	.dealloc_ucontext = rvt_dealloc_ucontext,
+	.destroy_ah = rvt_destroy_ah,
 	.destroy_cq = rvt_destroy_cq,
+	.destroy_qp = rvt_destroy_qp,
 	.get_numa_node = rvt_get_numa_node,
 	.get_port_immutable = rvt_get_port_immutable,
 	.mmap = rvt_mmap,
+	.modify_ah = rvt_modify_ah,
 	.modify_device = rvt_modify_device,
 	.modify_port = rvt_modify_port,
+	.modify_qp = rvt_modify_qp,
 	.poll_cq = rvt_poll_cq,
+	.post_recv = rvt_post_recv,
+	.query_ah = rvt_query_ah,
 	.query_device = rvt_query_device,
 	.query_gid = rvt_query_gid,
 	.query_pkey = rvt_query_pkey,
 	.query_port = rvt_query_port,
+	.query_qp = rvt_query_qp,
 	.req_notify_cq = rvt_req_notify_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, rvt_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rvt_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rvt_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, rvt_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rvt_ucontext, ibucontext),
 };
 
@@ -136,6 +150,27 @@ static const struct rvt_requirement rvt_requirements[] = {
 	RVT_NEEDS(modify_port, cap_mask_chg),
 	RVT_NEEDS(modify_port, shut_down_port),
 	RVT_NEEDS(query_gid, get_guid_be),
+	RVT_NEEDS(create_qp, qp_priv_alloc),
+	RVT_NEEDS(create_qp, qp_priv_free),
+	RVT_NEEDS(create_qp, notify_qp_reset),
+	RVT_NEEDS(create_qp, flush_qp_waiters),
+	RVT_NEEDS(create_qp, stop_send_queue),
+	RVT_NEEDS(create_qp, quiesce_qp),
+	RVT_NEEDS(modify_qp, notify_qp_reset),
+	RVT_NEEDS(modify_qp, schedule_send),
+	RVT_NEEDS(modify_qp, get_pmtu_from_attr),
+	RVT_NEEDS(modify_qp, flush_qp_waiters),
+	RVT_NEEDS(modify_qp, stop_send_queue),
+	RVT_NEEDS(modify_qp, quiesce_qp),
+	RVT_NEEDS(modify_qp, notify_error_qp),
+	RVT_NEEDS(modify_qp, mtu_from_qp),
+	RVT_NEEDS(modify_qp, mtu_to_path_mtu),
+	RVT_NEEDS(destroy_qp, qp_priv_free),
+	RVT_NEEDS(destroy_qp, notify_qp_reset),
+	RVT_NEEDS(destroy_qp, flush_qp_waiters),
+	RVT_NEEDS(destroy_qp, stop_send_queue),
+	RVT_NEEDS(destroy_qp, quiesce_qp),
+	RVT_NEEDS(query_qp, mtu_to_path_mtu),
 };
 
 static bool rvt_slot_set(const void *base, size_t offset)
@@ -239,17 +274,22 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	if (ret)
 		return ret;
 
+	ret = rvt_driver_qp_init(rdi);
+	if (ret)
+		return ret;
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
 	ib_set_device_ops(&rdi->ibdev, &rvt_pending_ops);
 	rvt_driver_pd_init(rdi);
 	rvt_driver_cq_init(rdi);
 	rvt_mmap_init(rdi);
+	rvt_driver_ah_init(rdi);
 	rvt_set_core_attrs(rdi);
 
 	ret = ib_register_device(&rdi->ibdev, dev_name(&rdi->ibdev.dev), NULL);
 	if (ret) {
 		ibdev_err(&rdi->ibdev, "IB core registration failed: %d\n",
 			  ret);
+		rvt_qp_exit(rdi);
 		return ret;
 	}
 	ibdev_info(&rdi->ibdev, "registered with rdmavt, %u port(s)\n",
@@ -272,6 +312,7 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 	if (!rdi)
 		return;
 	ib_unregister_device(&rdi->ibdev);
+	rvt_qp_exit(rdi);
 }
 EXPORT_SYMBOL(rvt_unregister_device);
 

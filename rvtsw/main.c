@@ -31,6 +31,27 @@ static unsigned int max_cq = 131071;
 module_param(max_cq, uint, 0444);
 MODULE_PARM_DESC(max_cq, "Completion queues per device (default 131071)");
 
+static unsigned int max_qp = 16384;
+module_param(max_qp, uint, 0444);
+MODULE_PARM_DESC(max_qp,
+		 "Queue pairs per device, QP0 and QP1 included (default 16384)");
+
+/* Handed to rdmavt as they are: testing its checks is their purpose. */
+static unsigned int qp_table_size = 256;
+module_param(qp_table_size, uint, 0444);
+MODULE_PARM_DESC(qp_table_size,
+		 "Buckets of the QP table, a power of 2 >= 2 (default 256)");
+
+static int qpn_res_start;
+module_param(qpn_res_start, int, 0444);
+MODULE_PARM_DESC(qpn_res_start,
+		 "First QP number kept from verbs QPs (default 0)");
+
+static int qpn_res_end;
+module_param(qpn_res_end, int, 0444);
+MODULE_PARM_DESC(qpn_res_end,
+		 "Last QP number kept from verbs QPs (default 0)");
+
 static char *parent;
 module_param(parent, charp, 0444);
 MODULE_PARM_DESC(parent,
@@ -73,7 +94,7 @@ static void rvtsw_set_props(struct rvtsw_dev *dev)
 				  IB_DEVICE_PORT_ACTIVE_EVENT |
 				  IB_DEVICE_SRQ_RESIZE |
 				  IB_DEVICE_MEM_MGT_EXTENSIONS;
-	props->max_qp = 16384;
+	props->max_qp = max_qp;
 	props->max_qp_wr = 16383;
 	props->max_send_sge = 96;
 	props->max_recv_sge = 96;
@@ -104,13 +125,13 @@ static void rvtsw_set_params(struct rvtsw_dev *dev)
 
 	rvtsw_set_props(dev);
 	dparms->lkey_table_size = 16;
-	dparms->qp_table_size = 256;
+	dparms->qp_table_size = qp_table_size;
 	dparms->sge_copy_mode = RVT_SGE_COPY_MEMCPY;
 	dparms->qpn_start = 1;
 	dparms->qpn_inc = 1;
 	dparms->qos_shift = 0;
-	dparms->qpn_res_start = 0;
-	dparms->qpn_res_end = 0;
+	dparms->qpn_res_start = qpn_res_start;
+	dparms->qpn_res_end = qpn_res_end;
 	dparms->nports = ports;
 	dparms->npkeys = RVTSW_NPKEYS;
 	dparms->node = first_online_node;
@@ -183,6 +204,7 @@ static int rvtsw_add_device(unsigned int unit)
 		return ret;
 	}
 	rvtsw_devs[unit] = dev;
+	rvtsw_debugfs_add(dev);
 	return 0;
 }
 
@@ -195,6 +217,7 @@ static void rvtsw_remove_devices(void)
 
 		if (!dev)
 			continue;
+		rvtsw_debugfs_remove(dev);
 		rvt_unregister_device(&dev->rdi);
 		rvt_dealloc_device(&dev->rdi);
 		rvtsw_devs[unit] = NULL;
@@ -224,9 +247,9 @@ static int rvtsw_check_params(void)
 {
 	if (devices < 1 || devices > RVTSW_MAX_DEVICES ||
 	    ports < 1 || ports > RVTSW_MAX_PORTS || max_pd < 1 ||
-	    max_cq < 1 || max_cq > INT_MAX) {
-		pr_err(RVTSW_NAME ": devices=1-%d, ports=1-%d, max_pd>=1, max_cq=1-%d\n",
-		       RVTSW_MAX_DEVICES, RVTSW_MAX_PORTS, INT_MAX);
+	    max_cq < 1 || max_cq > INT_MAX || max_qp < 1 || max_qp > RVT_QPN_MAX) {
+		pr_err(RVTSW_NAME ": devices=1-%d, ports=1-%d, max_pd>=1, max_cq=1-%d, max_qp=1-%lu\n",
+		       RVTSW_MAX_DEVICES, RVTSW_MAX_PORTS, INT_MAX, RVT_QPN_MAX);
 		return -EINVAL;
 	}
 	return 0;
@@ -235,6 +258,7 @@ static int rvtsw_check_params(void)
 static void rvtsw_cleanup(void)
 {
 	rvtsw_remove_devices();
+	rvtsw_debugfs_exit();
 	rvtsw_qp_exit();
 	pci_dev_put(rvtsw_parent);
 	rvtsw_parent = NULL;
@@ -253,6 +277,7 @@ static int __init rvtsw_init(void)
 		pci_dev_put(rvtsw_parent);
 		return ret;
 	}
+	rvtsw_debugfs_init();
 	for (unit = 0; unit < devices; unit++) {
 		ret = rvtsw_add_device(unit);
 		if (ret) {

@@ -39,12 +39,14 @@ struct rvtsw_port {
  * @unit: device number, the N of rvtsw_N
  * @parent: PCI device reported by get_pci_dev(), or NULL; rdmavt cores
  *	    that print through it need one
+ * @debugfs: the device's debugfs directory, while registered
  * @ports: the ports, dparms.nports of them
  */
 struct rvtsw_dev {
 	struct rvt_dev_info rdi;
 	unsigned int unit;
 	struct pci_dev *parent;
+	struct dentry *debugfs;
 	struct rvtsw_port ports[];
 };
 
@@ -84,6 +86,12 @@ int rvtsw_modify_device(struct ib_device *ibdev, int mask,
 int rvtsw_qp_init(void);
 void rvtsw_qp_exit(void);
 void rvtsw_set_qp_callbacks(struct rvt_driver_provided *f);
+
+/* debugfs.c */
+void rvtsw_debugfs_init(void);
+void rvtsw_debugfs_exit(void);
+void rvtsw_debugfs_add(struct rvtsw_dev *dev);
+void rvtsw_debugfs_remove(struct rvtsw_dev *dev);
 
 /* ops.c */
 extern const struct rvt_operation_params rvtsw_post_parms[RVT_OPERATION_MAX];

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * The QP core, shared between its files:
+ *
+ *   qp.c        create and destroy, the per-type limits and queues
+ *   qp_state.c  reset and error: the transitions rdmavt makes on its own
+ *   qp_modify.c the consumer's state machine (modify_qp)
+ *   qp_query.c  query_qp
+ *   qp_table.c  the QPN -> QP table that receive paths look QPs up in
+ *   qpn.c       QP number allocation
+ *   qp_iter.c   iteration over every QP of a device
+ *   qp_timer.c  the RC retry and RNR timers
+ *   qp_recv.c   the receive queue: allocation and kernel post_recv
+ *   qp_mr.c     dropping a QP's memory region references
+ *
+ * Locking, in the order taken: qp->r_lock, qp->s_hlock, qp->s_lock (the
+ * QP's state and attributes change only with all three held); then
+ * qp_dev->qpt_lock (writers of the QP table; readers use RCU only); then
+ * rdi->n_qps_lock (the QP counts). qpn_table.lock only guards the
+ * installation of bitmap pages and the QP0/QP1 flags.
+ */
+#ifndef RVT_QP_H
+#define RVT_QP_H
+
+#include <rdma/rdma_vt.h>
+#include <rdma/rdmavt_qp.h>
+
+/* qp.c */
+int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
+		  struct ib_udata *udata);
+int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+
+/* qp_state.c */
+void rvt_init_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+		 enum ib_qp_type type);
+void _rvt_reset_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+		   enum ib_qp_type type);
+void rvt_reset_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+		  enum ib_qp_type type);
+void rvt_qp_event(struct rvt_qp *qp, enum ib_event_type type);
+
+/* qp_modify.c */
+int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		  int attr_mask, struct ib_udata *udata);
+
+/* qp_query.c */
+int rvt_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		 int attr_mask, struct ib_qp_init_attr *init_attr);
+
+/* qp_table.c */
+int rvt_driver_qp_init(struct rvt_dev_info *rdi);
+void rvt_qp_exit(struct rvt_dev_info *rdi);
+void rvt_insert_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+void rvt_release_qp_link(struct rvt_qp *qp);
+struct rvt_qp *rvt_qp_slot_head(struct rvt_dev_info *rdi, int slot);
+struct rvt_qp *rvt_qp_bucket_after(struct rvt_dev_info *rdi, u32 bucket,
+				   u32 qpn);
+
+/* qpn.c */
+int rvt_init_qpn_table(struct rvt_dev_info *rdi, struct rvt_qpn_table *qpt);
+void rvt_free_qpn_table(struct rvt_qpn_table *qpt);
+int rvt_alloc_qpn(struct rvt_dev_info *rdi, struct rvt_qpn_table *qpt,
+		  enum ib_qp_type type, u32 port_num, bool aip);
+void rvt_free_qpn(struct rvt_qpn_table *qpt, u32 qpn, enum ib_qp_type type,
+		  u32 port_num);
+
+/* qp_iter.c */
+unsigned int rvt_free_all_qps(struct rvt_dev_info *rdi);
+
+/* qp_timer.c */
+void rvt_init_qp_timers(struct rvt_qp *qp);
+void rvt_stop_rnr_timer(struct rvt_qp *qp);
+
+/* qp_recv.c */
+int rvt_alloc_rq(struct rvt_rq *rq, u32 entries, u8 max_sge, int node,
+		 struct ib_udata *udata);
+u32 rvt_rwqe_size(u8 max_sge);
+int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr);
+void rvt_flush_rq(struct rvt_qp *qp);
+void rvt_discard_rq(struct rvt_qp *qp);
+
+/* qp_mr.c */
+void rvt_clear_mr_refs(struct rvt_qp *qp, bool clr_sends);
+
+/**
+ * rvt_qp_is_special - whether a QP type is one of a port's QP0/QP1
+ * @type: the QP type
+ *
+ * Return: true for SMI (QP0) and GSI (QP1).
+ */
+static inline bool rvt_qp_is_special(enum ib_qp_type type)
+{
+	return type == IB_QPT_SMI || type == IB_QPT_GSI;
+}
+
+/**
+ * rvt_qp_lock - take a QP's three locks, in their order
+ * @qp: the QP
+ *
+ * Context: process or softirq context; disables interrupts.
+ */
+static inline void rvt_qp_lock(struct rvt_qp *qp)
+	__acquires(&qp->r_lock) __acquires(&qp->s_hlock)
+	__acquires(&qp->s_lock)
+{
+	spin_lock_irq(&qp->r_lock);
+	spin_lock(&qp->s_hlock);
+	spin_lock(&qp->s_lock);
+}
+
+/**
+ * rvt_qp_unlock - release the locks taken by rvt_qp_lock()
+ * @qp: the QP
+ *
+ * Context: re-enables interrupts.
+ */
+static inline void rvt_qp_unlock(struct rvt_qp *qp)
+	__releases(&qp->s_lock) __releases(&qp->s_hlock)
+	__releases(&qp->r_lock)
+{
+	spin_unlock(&qp->s_lock);
+	spin_unlock(&qp->s_hlock);
+	spin_unlock_irq(&qp->r_lock);
+}
+
+#endif /* RVT_QP_H */

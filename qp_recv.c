@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * Receive queues: the ring of receive work requests of a QP (or an SRQ).
+ *
+ * A kernel QP's ring lives in its struct rvt_krwq, after the indices. A
+ * user QP's ring is a struct rvt_rwq in vmalloc_user() memory that the
+ * process maps and posts to directly (rdma-core's ipathverbs/hfi1verbs);
+ * its rvt_krwq then only holds the locks, with curr_wq pointing into the
+ * user ring. Entries are variable-sized (rvt_get_rwqe_ptr()).
+ *
+ * The producer (post_recv, or the user process) writes an entry, then
+ * publishes head with a release store; the consumer (the receive path,
+ * rvt_get_rwqe(), or a flush) reads head with an acquire load and owns
+ * tail. kwq->p_lock serialises kernel producers, kwq->c_lock consumers.
+ * Indices read from a user ring are checked before use: the process can
+ * write anything there.
+ */
+#include <linux/overflow.h>
+#include <linux/vmalloc.h>
+#include "vt.h"
+#include "qp.h"
+
+/**
+ * rvt_rwqe_size - bytes per receive queue entry
+ * @max_sge: scatter/gather entries per request
+ *
+ * Context: any.
+ * Return: the entry stride, as rvt_get_rwqe_ptr() and the user library
+ * compute it.
+ */
+u32 rvt_rwqe_size(u8 max_sge)
+{
+	/* rvt_get_rwqe_ptr() strides by ib_sge, the ring holds rvt_wqe_sge */
+	BUILD_BUG_ON(sizeof(struct ib_sge) != sizeof(struct rvt_wqe_sge));
+	return struct_size_t(struct rvt_rwqe, sg_list, max_sge);
+}
+
+/**
+ * rvt_alloc_rq - allocate a receive queue's ring
+ * @rq: the queue; size and max_sge are set here
+ * @entries: ring entries (one more than the requests it can hold)
+ * @max_sge: scatter/gather entries per request
+ * @node: NUMA node for kernel memory
+ * @udata: non-NULL for a user QP or SRQ, whose ring is mapped by the
+ *	   process
+ *
+ * Context: process context.
+ * Return: 0, or -ENOMEM; on failure nothing is left allocated.
+ */
+int rvt_alloc_rq(struct rvt_rq *rq, u32 entries, u8 max_sge, int node,
+		 struct ib_udata *udata)
+{
+	size_t ring = array_size(entries, rvt_rwqe_size(max_sge));
+
+	rq->size = entries;
+	rq->max_sge = max_sge;
+	spin_lock_init(&rq->lock);
+	if (udata) {
+		rq->wq = vmalloc_user(size_add(sizeof(struct rvt_rwq), ring));
+		rq->kwq = kzalloc_node(sizeof(*rq->kwq), GFP_KERNEL, node);
+		if (!rq->wq || !rq->kwq)
+			goto fail;
+		rq->kwq->curr_wq = rq->wq->wq;
+	} else {
+		rq->kwq = vzalloc_node(size_add(sizeof(struct rvt_krwq), ring),
+				       node);
+		if (!rq->kwq)
+			goto fail;
+		rq->kwq->curr_wq = rq->kwq->wq;
+	}
+	spin_lock_init(&rq->kwq->p_lock);
+	spin_lock_init(&rq->kwq->c_lock);
+	return 0;
+
+fail:
+	rvt_free_rq(rq);
+	return -ENOMEM;
+}
+
+static u32 rvt_rq_next(struct rvt_rq *rq, u32 index)
+{
+	return index + 1 >= rq->size ? 0 : index + 1;
+}
+
+/* Complete a receive request with a flush error. */
+static void rvt_flush_recv_wr(struct rvt_qp *qp, u64 wr_id)
+{
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		.status = IB_WC_WR_FLUSH_ERR,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+	};
+
+	if (qp->ibqp.recv_cq)
+		rvt_cq_enter(ibcq_to_rvtcq(qp->ibqp.recv_cq), &wc, true);
+}
+
+/* Put one request on the ring, or complete it at once in ERR. */
+static int rvt_post_one_recv(struct rvt_qp *qp, const struct ib_recv_wr *wr)
+{
+	struct rvt_rq *rq = &qp->r_rq;
+	struct rvt_krwq *kwq = rq->kwq;
+	struct rvt_rwqe *wqe;
+	unsigned long flags;
+	u32 next;
+	int i;
+
+	if (wr->num_sge < 0 || wr->num_sge > rq->max_sge)
+		return -EINVAL;
+
+	spin_lock_irqsave(&kwq->p_lock, flags);
+	/* Re-read under p_lock: see rvt_flush_rq(). */
+	if (ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_FLUSH_RECV) {
+		rvt_flush_recv_wr(qp, wr->wr_id);
+		spin_unlock_irqrestore(&kwq->p_lock, flags);
+		return 0;
+	}
+	next = rvt_rq_next(rq, kwq->head);
+	if (next == READ_ONCE(kwq->tail)) {
+		spin_unlock_irqrestore(&kwq->p_lock, flags);
+		return -ENOMEM;
+	}
+	wqe = rvt_get_rwqe_ptr(rq, kwq->head);
+	wqe->wr_id = wr->wr_id;
+	wqe->num_sge = wr->num_sge;
+	for (i = 0; i < wr->num_sge; i++) {
+		wqe->sg_list[i].addr = wr->sg_list[i].addr;
+		wqe->sg_list[i].length = wr->sg_list[i].length;
+		wqe->sg_list[i].lkey = wr->sg_list[i].lkey;
+	}
+	/* The entry before the index that hands it to the consumer. */
+	smp_store_release(&kwq->head, next);
+	spin_unlock_irqrestore(&kwq->p_lock, flags);
+	return 0;
+}
+
+/**
+ * rvt_post_recv - post receive work requests on a kernel QP
+ * @ibqp: the QP, which has its own receive queue
+ * @wr: the first request of a list
+ * @bad_wr: set to the first request not posted, on error
+ *
+ * In the ERR state each request is completed at once with
+ * IB_WC_WR_FLUSH_ERR instead of being queued. User QPs post on their
+ * mapped ring and are refused here.
+ *
+ * Context: any, including interrupt context.
+ * Return: 0; -EINVAL if the QP is in RESET, has no receive queue of its
+ * own, belongs to a process, or a request has too many SGEs; -ENOMEM if
+ * the queue is full.
+ */
+int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct rvt_qp *qp = ibqp_to_rvtqp(ibqp);
+	int ret = 0;
+
+	if (!(ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_POST_RECV_OK) ||
+	    !qp->r_rq.kwq || qp->ip) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	for (; wr; wr = wr->next) {
+		ret = rvt_post_one_recv(qp, wr);
+		if (ret) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	return ret;
+}
+
+/* The ring's indices, made safe to use whatever a process wrote there. */
+static void rvt_rq_indices(struct rvt_qp *qp, u32 *head, u32 *tail)
+{
+	struct rvt_rq *rq = &qp->r_rq;
+
+	if (qp->ip) {
+		*head = RDMA_READ_UAPI_ATOMIC(rq->wq->head);
+		*tail = RDMA_READ_UAPI_ATOMIC(rq->wq->tail);
+	} else {
+		/* Pairs with the release in rvt_post_one_recv(). */
+		*head = smp_load_acquire(&rq->kwq->head);
+		*tail = rq->kwq->tail;
+	}
+	if (*head >= rq->size)
+		*head = 0;
+	if (*tail >= rq->size)
+		*tail = 0;
+}
+
+static void rvt_rq_set_tail(struct rvt_qp *qp, u32 tail)
+{
+	if (qp->ip)
+		RDMA_WRITE_UAPI_ATOMIC(qp->r_rq.wq->tail, tail);
+	else /* Entries before the index that frees them for producers. */
+		smp_store_release(&qp->r_rq.kwq->tail, tail);
+}
+
+/*
+ * Consume every posted request, completing each with a flush error if
+ * @complete. p_lock keeps kernel producers out while we look: a producer
+ * either finished before (we see its request) or sees the new state after
+ * and completes the request itself.
+ */
+static void rvt_drain_rq(struct rvt_qp *qp, bool complete)
+{
+	struct rvt_rq *rq = &qp->r_rq;
+	u32 head, tail;
+
+	if (!rq->kwq)
+		return;
+	spin_lock(&rq->kwq->c_lock);
+	spin_lock(&rq->kwq->p_lock);
+	rvt_rq_indices(qp, &head, &tail);
+	for (; tail != head; tail = rvt_rq_next(rq, tail))
+		if (complete)
+			rvt_flush_recv_wr(qp, rvt_get_rwqe_ptr(rq, tail)->wr_id);
+	rvt_rq_set_tail(qp, tail);
+	spin_unlock(&rq->kwq->p_lock);
+	spin_unlock(&rq->kwq->c_lock);
+}
+
+/**
+ * rvt_flush_rq - complete every posted receive with IB_WC_WR_FLUSH_ERR
+ * @qp: a QP that has just entered ERR, with its own receive queue
+ *
+ * Context: r_lock held, interrupts disabled.
+ */
+void rvt_flush_rq(struct rvt_qp *qp)
+{
+	lockdep_assert_held(&qp->r_lock);
+	rvt_drain_rq(qp, true);
+}
+
+/**
+ * rvt_discard_rq - drop every posted receive without completions
+ * @qp: a QP being reset
+ *
+ * Context: r_lock held, interrupts disabled.
+ */
+void rvt_discard_rq(struct rvt_qp *qp)
+{
+	lockdep_assert_held(&qp->r_lock);
+	rvt_drain_rq(qp, false);
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * rvtsw's debugfs: /sys/kernel/debug/rvtsw/rvtsw_N/qp_stats lists every QP
+ * of device N that is in the QP table (INIT to ERR), one line each.
+ *
+ * The file is a seq_file over rdmavt's QP iterator. Each start() allocates
+ * an iterator and enters an RCU read section, which stop() leaves, freeing
+ * the iterator: nothing is held between two reads. To go on where the
+ * previous read stopped, stop() remembers where the iterator stood (its
+ * slot and the QPN there) and start() for the next position walks to the
+ * first QP at or after that place. rdmavt keeps each bucket sorted by QPN,
+ * so with QPs created and destroyed meanwhile, a QP present throughout a
+ * read of the whole file appears in it exactly once. (On an rdmavt whose
+ * chains are not sorted, a bucket holding several QPs may show one twice
+ * or miss one when a read is split.) Any other position is found by
+ * counting from the first QP.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include "rvtsw.h"
+
+static struct dentry *rvtsw_debugfs_root;
+
+/**
+ * struct rvtsw_qp_seq - the state of one open qp_stats file
+ * @rdi: the device
+ * @iter: the iterator, from start() to stop() (the RCU read section)
+ * @pos: the position whose QP @slot and @qpn describe
+ * @slot: the iterator slot of that QP
+ * @qpn: its QP number
+ * @resume: @pos, @slot and @qpn describe where the last read stopped
+ */
+struct rvtsw_qp_seq {
+	struct rvt_dev_info *rdi;
+	struct rvt_qp_iter *iter;
+	loff_t pos;
+	int slot;
+	u32 qpn;
+	bool resume;
+};
+
+/* Is the iterator's QP before the remembered one? */
+static bool rvtsw_qp_seq_before(const struct rvtsw_qp_seq *st)
+{
+	const struct rvt_qp_iter *iter = st->iter;
+
+	return iter->n < st->slot ||
+	       (iter->n == st->slot && iter->qp->ibqp.qp_num < st->qpn);
+}
+
+/* Move the iterator to position @pos; false if there is no such QP. */
+static bool rvtsw_qp_seq_seek(struct rvtsw_qp_seq *st, loff_t pos)
+	__must_hold(RCU)
+{
+	loff_t i;
+
+	if (rvt_qp_iter_next(st->iter))
+		return false;
+	if (st->resume && pos == st->pos) {
+		while (rvtsw_qp_seq_before(st))
+			if (rvt_qp_iter_next(st->iter))
+				return false;
+		return true;
+	}
+	for (i = 0; i < pos; i++)
+		if (rvt_qp_iter_next(st->iter))
+			return false;
+	return true;
+}
+
+static void *rvtsw_qp_seq_start(struct seq_file *s, loff_t *pos)
+	__acquires(RCU)
+{
+	struct rvtsw_qp_seq *st = s->private;
+
+	/* Allocate first: no sleeping inside the read section. */
+	st->iter = rvt_qp_iter_init(st->rdi, 0, NULL);
+	/* stop() always follows, and always unlocks. */
+	rcu_read_lock();
+	if (!st->iter)
+		return ERR_PTR(-ENOMEM);
+	return rvtsw_qp_seq_seek(st, *pos) ? st->iter : NULL;
+}
+
+static void *rvtsw_qp_seq_next(struct seq_file *s, void *v, loff_t *pos)
+	__must_hold(RCU)
+{
+	struct rvtsw_qp_seq *st = s->private;
+
+	++*pos;
+	return rvt_qp_iter_next(st->iter) ? NULL : st->iter;
+}
+
+static void rvtsw_qp_seq_stop(struct seq_file *s, void *v)
+	__releases(RCU)
+{
+	struct rvtsw_qp_seq *st = s->private;
+
+	st->resume = v && !IS_ERR(v);
+	if (st->resume) {
+		/* v is the QP at s->index, not shown yet or not completely. */
+		st->pos = s->index;
+		st->slot = st->iter->n;
+		st->qpn = st->iter->qp->ibqp.qp_num;
+	}
+	rcu_read_unlock();
+	kfree(st->iter);
+	st->iter = NULL;
+}
+
+static const char *rvtsw_qp_type_name(enum ib_qp_type type)
+{
+	switch (type) {
+	case IB_QPT_SMI:
+		return "SMI";
+	case IB_QPT_GSI:
+		return "GSI";
+	case IB_QPT_RC:
+		return "RC";
+	case IB_QPT_UC:
+		return "UC";
+	case IB_QPT_UD:
+		return "UD";
+	default:
+		return "?";
+	}
+}
+
+static const char *rvtsw_qp_state_name(u8 state)
+{
+	static const char * const names[] = {
+		[IB_QPS_RESET] = "RESET", [IB_QPS_INIT] = "INIT",
+		[IB_QPS_RTR] = "RTR", [IB_QPS_RTS] = "RTS",
+		[IB_QPS_SQD] = "SQD", [IB_QPS_SQE] = "SQE",
+		[IB_QPS_ERR] = "ERR",
+	};
+
+	return state < ARRAY_SIZE(names) ? names[state] : "?";
+}
+
+/* Receive queue indices; a user ring's are whatever the process wrote. */
+static void rvtsw_qp_show_rq(struct seq_file *s, struct rvt_qp *qp)
+{
+	struct rvt_rq *rq = &qp->r_rq;
+	u32 head, tail;
+
+	if (qp->ibqp.srq || !rq->kwq) {
+		seq_puts(s, " RQ srq");
+		return;
+	}
+	if (qp->ip) {
+		head = RDMA_READ_UAPI_ATOMIC(rq->wq->head);
+		tail = RDMA_READ_UAPI_ATOMIC(rq->wq->tail);
+	} else {
+		head = READ_ONCE(rq->kwq->head);
+		tail = READ_ONCE(rq->kwq->tail);
+	}
+	seq_printf(s, " RQ head %u tail %u size %u", head, tail, rq->size);
+}
+
+/*
+ * One line per QP. The fields are read without the QP's locks: a line
+ * may mix values from before and after a concurrent change.
+ */
+static int rvtsw_qp_seq_show(struct seq_file *s, void *v)
+	__must_hold(RCU)
+{
+	struct rvt_qp_iter *iter = v;
+	struct rvt_qp *qp = iter->qp;
+
+	seq_printf(s, "N %d QPN 0x%06x %s %s R %d port %u RQPN 0x%06x",
+		   iter->n, qp->ibqp.qp_num,
+		   rvtsw_qp_type_name(qp->ibqp.qp_type),
+		   rvtsw_qp_state_name(READ_ONCE(qp->state)),
+		   atomic_read(&qp->refcount), qp->port_num, qp->remote_qpn);
+	seq_printf(s, " SPSN 0x%06x RPSN 0x%06x",
+		   READ_ONCE(qp->s_next_psn), READ_ONCE(qp->r_psn));
+	seq_printf(s, " SQ last %u acked %u cur %u tail %u head %u size %u",
+		   READ_ONCE(qp->s_last), READ_ONCE(qp->s_acked),
+		   READ_ONCE(qp->s_cur), READ_ONCE(qp->s_tail),
+		   READ_ONCE(qp->s_head), qp->s_size);
+	rvtsw_qp_show_rq(s, qp);
+	seq_printf(s, " PID %d\n", qp->pid);
+	return 0;
+}
+
+static const struct seq_operations rvtsw_qp_seq_ops = {
+	.start = rvtsw_qp_seq_start,
+	.next = rvtsw_qp_seq_next,
+	.stop = rvtsw_qp_seq_stop,
+	.show = rvtsw_qp_seq_show,
+};
+
+static int rvtsw_qp_stats_open(struct inode *inode, struct file *file)
+{
+	struct rvtsw_qp_seq *st;
+
+	st = __seq_open_private(file, &rvtsw_qp_seq_ops, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->rdi = inode->i_private;
+	return 0;
+}
+
+static const struct file_operations rvtsw_qp_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = rvtsw_qp_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
+/**
+ * rvtsw_debugfs_add - create a device's debugfs directory
+ * @dev: the device, registered
+ *
+ * Failure is not an error: debugfs is optional.
+ *
+ * Context: process context.
+ */
+void rvtsw_debugfs_add(struct rvtsw_dev *dev)
+{
+	dev->debugfs = debugfs_create_dir(rvt_get_ibdev_name(&dev->rdi),
+					  rvtsw_debugfs_root);
+	debugfs_create_file("qp_stats", 0444, dev->debugfs, &dev->rdi,
+			    &rvtsw_qp_stats_fops);
+}
+
+/**
+ * rvtsw_debugfs_remove - remove a device's debugfs directory
+ * @dev: the device, before it is unregistered
+ *
+ * Returns once no read of its files is in progress; reads of files still
+ * open afterwards fail.
+ *
+ * Context: process context; may sleep.
+ */
+void rvtsw_debugfs_remove(struct rvtsw_dev *dev)
+{
+	debugfs_remove_recursive(dev->debugfs);
+	dev->debugfs = NULL;
+}
+
+/**
+ * rvtsw_debugfs_init - create /sys/kernel/debug/rvtsw
+ *
+ * Context: module init.
+ */
+void rvtsw_debugfs_init(void)
+{
+	rvtsw_debugfs_root = debugfs_create_dir(RVTSW_NAME, NULL);
+}
+
+/**
+ * rvtsw_debugfs_exit - remove /sys/kernel/debug/rvtsw
+ *
+ * Context: module exit, after every device's directory is gone.
+ */
+void rvtsw_debugfs_exit(void)
+{
+	debugfs_remove_recursive(rvtsw_debugfs_root);
+	rvtsw_debugfs_root = NULL;
+}
