@@ -44,23 +44,6 @@ static int rvt_pending_post_recv(struct ib_qp *ibqp,
 	return -EOPNOTSUPP;
 }
 
-static struct ib_mr *rvt_pending_get_dma_mr(struct ib_pd *ibpd, int acc)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *rvt_pending_reg_user_mr(struct ib_pd *ibpd, u64 start,
-					     u64 length, u64 virt_addr,
-					     int acc, struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int rvt_pending_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
 /*
  * Applied after the implemented verbs with the IB core's fill-if-empty
  * rule, so a real implementation (ours or the driver's) always wins.
@@ -71,9 +54,6 @@ const struct ib_device_ops rvt_pending_ops = {
 	.destroy_qp = rvt_pending_destroy_qp,
 	.post_send = rvt_pending_post_send,
 	.post_recv = rvt_pending_post_recv,
-	.get_dma_mr = rvt_pending_get_dma_mr,
-	.reg_user_mr = rvt_pending_reg_user_mr,
-	.dereg_mr = rvt_pending_dereg_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_qp, rvt_qp, ibqp),
 };

@@ -12,6 +12,7 @@
 #include "vt.h"
 #include "cq.h"
 #include "mmap.h"
+#include "mr.h"
 #include "pending.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
@@ -88,14 +89,18 @@ EXPORT_SYMBOL(rvt_init_port);
 static const struct ib_device_ops rvt_dev_ops = {
 	.uverbs_abi_ver = RVT_UVERBS_ABI_VERSION,
 
+	.alloc_mr = rvt_alloc_mr,
 	.alloc_pd = rvt_alloc_pd,
 	.alloc_ucontext = rvt_alloc_ucontext,
 	.create_cq = rvt_create_cq,
 	.dealloc_pd = rvt_dealloc_pd,
 	.dealloc_ucontext = rvt_dealloc_ucontext,
+	.dereg_mr = rvt_dereg_mr,
 	.destroy_cq = rvt_destroy_cq,
+	.get_dma_mr = rvt_get_dma_mr,
 	.get_numa_node = rvt_get_numa_node,
 	.get_port_immutable = rvt_get_port_immutable,
+	.map_mr_sg = rvt_map_mr_sg,
 	.mmap = rvt_mmap,
 	.modify_device = rvt_modify_device,
 	.modify_port = rvt_modify_port,
@@ -104,7 +109,9 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.query_gid = rvt_query_gid,
 	.query_pkey = rvt_query_pkey,
 	.query_port = rvt_query_port,
+	.reg_user_mr = rvt_reg_user_mr,
 	.req_notify_cq = rvt_req_notify_cq,
+	.resize_cq = rvt_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, rvt_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rvt_pd, ibpd),
@@ -244,12 +251,16 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	rvt_driver_pd_init(rdi);
 	rvt_driver_cq_init(rdi);
 	rvt_mmap_init(rdi);
+	ret = rvt_driver_mr_init(rdi);
+	if (ret)
+		return ret;
 	rvt_set_core_attrs(rdi);
 
 	ret = ib_register_device(&rdi->ibdev, dev_name(&rdi->ibdev.dev), NULL);
 	if (ret) {
 		ibdev_err(&rdi->ibdev, "IB core registration failed: %d\n",
 			  ret);
+		rvt_mr_exit(rdi);
 		return ret;
 	}
 	ibdev_info(&rdi->ibdev, "registered with rdmavt, %u port(s)\n",
@@ -272,6 +283,7 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 	if (!rdi)
 		return;
 	ib_unregister_device(&rdi->ibdev);
+	rvt_mr_exit(rdi);
 }
 EXPORT_SYMBOL(rvt_unregister_device);
 
