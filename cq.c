@@ -392,6 +392,134 @@ int rvt_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
+/* Entries between tail and head, both already clamped into the ring. */
+static u32 rvt_cq_count(const struct rvt_cq *cq, u32 head, u32 tail)
+{
+	return head >= tail ? head - tail : (u32)cq->ibcq.cqe + 1 - tail + head;
+}
+
+/*
+ * Move the queued entries, oldest first, to the start of @ring, a ring of
+ * @entries slots, and make it the CQ's ring. Needs cq->lock.
+ * Return: the old ring, or NULL if @ring cannot hold the entries.
+ */
+static void *rvt_cq_swap_ring(struct rvt_cq *cq, void *ring, u32 entries)
+{
+	struct rvt_k_cq_wc *kring = ring;
+	struct rvt_cq_wc *uring = ring;
+	void *old = cq->ip ? (void *)cq->queue : cq->kqueue;
+	u32 head, tail, n;
+
+	rvt_cq_indices(cq, &head, &tail);
+	if (rvt_cq_count(cq, head, tail) > entries)
+		return NULL;
+	for (n = 0; tail != head; n++, tail = rvt_cq_advance(cq, tail)) {
+		if (cq->ip)
+			uring->uqueue[n] = cq->queue->uqueue[tail];
+		else
+			kring->kqueue[n] = cq->kqueue->kqueue[tail];
+	}
+	cq->ibcq.cqe = entries;
+	if (cq->ip) {
+		RDMA_WRITE_UAPI_ATOMIC(uring->tail, 0);
+		RDMA_WRITE_UAPI_ATOMIC(uring->head, n);
+		cq->queue = uring;
+	} else {
+		kring->tail = 0;
+		kring->head = n;
+		cq->kqueue = kring;
+	}
+	return old;
+}
+
+/*
+ * Describe a user CQ's new ring for mmap() and check that the response
+ * can take its cookie (written once the move is done); frees @ring on
+ * failure.
+ */
+static struct rvt_mmap_info *rvt_cq_new_user_ring(struct rvt_cq *cq,
+						  void *ring, u32 entries,
+						  struct ib_udata *udata)
+{
+	struct rvt_mmap_info *ip;
+	__u64 none = 0;
+	int ret;
+
+	ip = rvt_create_mmap_info(cq->rdi, rvt_cq_ring_size(true, entries),
+				  udata, ring);
+	if (IS_ERR(ip)) {
+		vfree(ring);
+		return ip;
+	}
+	ret = ib_copy_to_udata(udata, &none, sizeof(none));
+	if (ret) {
+		rvt_put_mmap_info(ip);
+		return ERR_PTR(ret);
+	}
+	return ip;
+}
+
+/**
+ * rvt_resize_cq - change the number of entries of a CQ
+ *		   (ib_device_ops.resize_cq)
+ * @ibcq: the CQ
+ * @cqe: the new number of entries
+ * @udata: user data, or NULL for a kernel CQ
+ *
+ * Queued completions move to a new ring. A user CQ's new ring gets a new
+ * mmap() cookie, returned in the response; the old ring stays valid for
+ * as long as the process keeps it mapped.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL for a size outside 1..max_cqe, smaller than the
+ * completions queued, or a mapped CQ without room for the new cookie;
+ * -ENOMEM; -EFAULT if the response cannot be written.
+ */
+int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+{
+	struct rvt_cq *cq = ibcq_to_rvtcq(ibcq);
+	struct rvt_mmap_info *ip = NULL, *old_ip;
+	bool user = !!cq->ip;	/* a CQ never changes kind */
+	void *ring, *old;
+
+	if (cqe < 1 || !rvt_cq_size_ok(cq->rdi, cqe))
+		return -EINVAL;
+	if (user && (!udata || udata->outlen < sizeof(__u64)))
+		return -EINVAL;
+
+	ring = rvt_cq_alloc_ring(cq->rdi, user, cqe);
+	if (!ring)
+		return -ENOMEM;
+	if (user) {
+		ip = rvt_cq_new_user_ring(cq, ring, cqe, udata);
+		if (IS_ERR(ip))
+			return PTR_ERR(ip);
+	}
+
+	/* uverbs lets two resizes of one CQ run at once: swap under the lock. */
+	spin_lock_irq(&cq->lock);
+	old_ip = cq->ip;
+	old = rvt_cq_swap_ring(cq, ring, cqe);
+	if (old && user)
+		cq->ip = ip;
+	spin_unlock_irq(&cq->lock);
+
+	if (!old) {
+		if (user)
+			rvt_put_mmap_info(ip);
+		else
+			vfree(ring);
+		return -EINVAL;
+	}
+	if (!user) {
+		vfree(old);
+		return 0;
+	}
+	rvt_put_mmap_info(old_ip);
+	rvt_publish_mmap_info(cq->rdi, ip);
+	return ib_copy_to_udata(udata, &ip->offset, sizeof(ip->offset));
+}
+
 /**
  * rvt_poll_cq - take completions off a kernel-polled CQ
  *		 (ib_device_ops.poll_cq)

@@ -2,8 +2,8 @@
 /*
  * Verbs that the IB core requires of every device but that this core does
  * not implement yet. Each answers -EOPNOTSUPP so that the device registers
- * and userspace gets a clear errno; the QP core and data-path work replace
- * them one by one, and this file goes away with the last of them.
+ * and userspace gets a clear errno; the data-path work replaces them, and
+ * this file goes away with the last of them.
  */
 #include <rdma/rdmavt_qp.h>
 #include <rdma/rdmavt_cq.h>
@@ -18,30 +18,10 @@ static int rvt_pending_post_send(struct ib_qp *ibqp,
 	return -EOPNOTSUPP;
 }
 
-static struct ib_mr *rvt_pending_get_dma_mr(struct ib_pd *ibpd, int acc)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *rvt_pending_reg_user_mr(struct ib_pd *ibpd, u64 start,
-					     u64 length, u64 virt_addr,
-					     int acc, struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int rvt_pending_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
 /*
  * Applied after the implemented verbs with the IB core's fill-if-empty
  * rule, so a real implementation (ours or the driver's) always wins.
  */
 const struct ib_device_ops rvt_pending_ops = {
 	.post_send = rvt_pending_post_send,
-	.get_dma_mr = rvt_pending_get_dma_mr,
-	.reg_user_mr = rvt_pending_reg_user_mr,
-	.dereg_mr = rvt_pending_dereg_mr,
 };

@@ -14,26 +14,6 @@
 #include "vt.h"
 #include "qp.h"
 
-static bool rvt_mr_is(struct rvt_mregion *mr, u32 lkey)
-{
-	return mr && mr->lkey == lkey;
-}
-
-/* An SGE state: the current SGE, then num_sge - 1 more in sg_list. */
-static bool rvt_sge_state_has_lkey(struct rvt_sge_state *ss, u32 lkey)
-{
-	u32 i;
-
-	if (!ss->num_sge)
-		return false;
-	if (rvt_mr_is(ss->sge.mr, lkey))
-		return true;
-	for (i = 0; i + 1 < ss->num_sge; i++)
-		if (rvt_mr_is(ss->sg_list[i].mr, lkey))
-			return true;
-	return false;
-}
-
 /**
  * rvt_swqe_has_lkey - whether a send request uses an MR
  * @wqe: the send queue entry
@@ -47,7 +27,7 @@ static bool rvt_swqe_has_lkey(struct rvt_swqe *wqe, u32 lkey)
 	u32 i;
 
 	for (i = 0; i < wqe->wr.num_sge; i++)
-		if (rvt_mr_is(wqe->sg_list[i].mr, lkey))
+		if (rvt_mr_has_lkey(wqe->sg_list[i].mr, lkey))
 			return true;
 	return false;
 }
@@ -68,7 +48,7 @@ static bool rvt_qp_sends_has_lkey(struct rvt_qp *qp, u32 lkey)
 	for (i = qp->s_last; i != qp->s_head; i = rvt_qp_swqe_incr(qp, i))
 		if (rvt_swqe_has_lkey(rvt_get_swqe_ptr(qp, i), lkey))
 			return true;
-	return rvt_mr_is(qp->s_rdma_mr, lkey);
+	return rvt_mr_has_lkey(qp->s_rdma_mr, lkey);
 }
 
 /**
@@ -87,7 +67,7 @@ static bool rvt_qp_acks_has_lkey(struct rvt_qp *qp, u32 lkey)
 	if (!qp->s_ack_queue)
 		return false;
 	for (i = 0; i < rvt_max_atomic(rdi); i++)
-		if (rvt_mr_is(qp->s_ack_queue[i].rdma_sge.mr, lkey))
+		if (rvt_mr_has_lkey(qp->s_ack_queue[i].rdma_sge.mr, lkey))
 			return true;
 	return false;
 }
@@ -112,7 +92,7 @@ void rvt_qp_mr_clean(struct rvt_qp *qp, u32 lkey)
 		return;
 	rvt_qp_lock(qp);
 	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET &&
-	    (rvt_sge_state_has_lkey(&qp->r_sge, lkey) ||
+	    (rvt_ss_has_lkey(&qp->r_sge, lkey) ||
 	     rvt_qp_sends_has_lkey(qp, lkey) ||
 	     rvt_qp_acks_has_lkey(qp, lkey)))
 		lastwqe = rvt_error_qp(qp, IB_WC_LOC_PROT_ERR);

@@ -13,6 +13,7 @@
 #include "ah.h"
 #include "cq.h"
 #include "mmap.h"
+#include "mr.h"
 #include "qp.h"
 #include "pending.h"
 
@@ -90,6 +91,7 @@ EXPORT_SYMBOL(rvt_init_port);
 static const struct ib_device_ops rvt_dev_ops = {
 	.uverbs_abi_ver = RVT_UVERBS_ABI_VERSION,
 
+	.alloc_mr = rvt_alloc_mr,
 	.alloc_pd = rvt_alloc_pd,
 	.alloc_ucontext = rvt_alloc_ucontext,
 	.create_ah = rvt_create_ah,
@@ -98,11 +100,14 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.create_user_ah = rvt_create_ah,
 	.dealloc_pd = rvt_dealloc_pd,
 	.dealloc_ucontext = rvt_dealloc_ucontext,
+	.dereg_mr = rvt_dereg_mr,
 	.destroy_ah = rvt_destroy_ah,
 	.destroy_cq = rvt_destroy_cq,
 	.destroy_qp = rvt_destroy_qp,
+	.get_dma_mr = rvt_get_dma_mr,
 	.get_numa_node = rvt_get_numa_node,
 	.get_port_immutable = rvt_get_port_immutable,
+	.map_mr_sg = rvt_map_mr_sg,
 	.mmap = rvt_mmap,
 	.modify_ah = rvt_modify_ah,
 	.modify_device = rvt_modify_device,
@@ -116,7 +121,9 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.query_pkey = rvt_query_pkey,
 	.query_port = rvt_query_port,
 	.query_qp = rvt_query_qp,
+	.reg_user_mr = rvt_reg_user_mr,
 	.req_notify_cq = rvt_req_notify_cq,
+	.resize_cq = rvt_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, rvt_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rvt_cq, ibcq),
@@ -283,12 +290,18 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	rvt_driver_cq_init(rdi);
 	rvt_mmap_init(rdi);
 	rvt_driver_ah_init(rdi);
+	ret = rvt_driver_mr_init(rdi);
+	if (ret) {
+		rvt_qp_exit(rdi);
+		return ret;
+	}
 	rvt_set_core_attrs(rdi);
 
 	ret = ib_register_device(&rdi->ibdev, dev_name(&rdi->ibdev.dev), NULL);
 	if (ret) {
 		ibdev_err(&rdi->ibdev, "IB core registration failed: %d\n",
 			  ret);
+		rvt_mr_exit(rdi);
 		rvt_qp_exit(rdi);
 		return ret;
 	}
@@ -313,6 +326,7 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 		return;
 	ib_unregister_device(&rdi->ibdev);
 	rvt_qp_exit(rdi);
+	rvt_mr_exit(rdi);
 }
 EXPORT_SYMBOL(rvt_unregister_device);
 
