@@ -5,7 +5,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SCRIPTS=$REPO/build/linux-scripts/scripts
+SCRIPTS=$REPO/build/linux-scripts
 
 our_sources() {
 	git -C "$REPO" ls-files --cached --others --exclude-standard \
