@@ -9,6 +9,13 @@
  * link itself must do.
  */
 #include <linux/module.h>
+/*
+ * ABI: the distro's build of this file sees struct trace_eval_map
+ * (through its trace headers) and genksyms reaches it from every export
+ * via struct module: without this include all five CRCs differ from the
+ * distro's. See Documentation/abi.rst.
+ */
+#include <linux/tracepoint.h>
 #include "vt.h"
 #include "pending.h"
 

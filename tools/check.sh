@@ -62,6 +62,8 @@ main() {
 	mkdir -p "$OUT"
 	host_step build-W1 build_clean
 	host_step build-rvtsw-for-distro-core make -C "$REPO" rvtsw-distro
+	host_step abi-check "$REPO/tools/abi-check" --allow-missing
+	host_step abi-check-selftest "$REPO/tools/testing/abi-check-test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch
 	host_step sparse "$REPO/tools/style.sh" sparse
 	run_guest "$@"
