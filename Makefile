@@ -12,27 +12,16 @@ INSTALL_MOD_DIR ?= updates
 # on the command line as usual.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 
-.PHONY: all modules rvtsw-distro clean install setup check demo man style
+.PHONY: all modules clean install setup check demo man style
 
 all: modules
 
 modules:
 	$(KBUILD) modules
 
-# rvtsw linked against the kernel's own rdmavt exports instead of ours, to
-# run it on the distro core (its source files, built in a directory of
-# their own so the two builds do not share objects).
-DISTRO_RVTSW := $(REPO)/build/rvtsw-distro
-RVTSW_SOURCES := $(filter-out %.mod.c,$(wildcard $(REPO)/rvtsw/*.[ch]))
-rvtsw-distro:
-	rm -rf $(DISTRO_RVTSW)
-	mkdir -p $(DISTRO_RVTSW)
-	ln -s $(REPO)/rvtsw/Kbuild $(RVTSW_SOURCES) $(DISTRO_RVTSW)/
-	$(MAKE) -C $(KDIR) M=$(DISTRO_RVTSW) modules
-
 clean:
 	$(KBUILD) clean
-	rm -rf $(REPO)/build/man $(DISTRO_RVTSW)
+	rm -rf $(REPO)/build/man
 
 # Installs under /lib/modules/<release of KDIR>/updates/, which depmod
 # prefers over the distro's own rdmavt.ko.

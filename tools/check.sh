@@ -61,7 +61,6 @@ run_guest() {
 main() {
 	mkdir -p "$OUT"
 	host_step build-W1 build_clean
-	host_step build-rvtsw-for-distro-core make -C "$REPO" rvtsw-distro
 	host_step abi-check "$REPO/tools/abi-check" --allow-missing
 	host_step abi-check-selftest "$REPO/tools/testing/abi-check-test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch

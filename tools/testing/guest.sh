@@ -23,12 +23,8 @@ run_suite() {
 
 run_core() {
 	local suite
-	export RVT_CORE=$1 RVTSW_KO=
+	export RVT_CORE=$1
 	shift
-	# lib.sh picks the rvtsw build that matches the core.
-	# shellcheck source-path=SCRIPTDIR source=lib.sh
-	source "$TESTING_DIR/lib.sh"
-	export RVTSW_KO
 	for suite in "$@"; do
 		[[ -f $suite ]] || suite=$TESTING_DIR/suites/$suite
 		run_suite "$suite"

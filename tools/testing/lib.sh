@@ -13,14 +13,9 @@ PY=/usr/bin/python3	# Debian's, which has pyverbs
 # Which rdmavt core the suites run on: ours (the repo's rdmavt.ko) or the
 # distro's (the pinned kernel's own rdmavt.ko).
 RVT_CORE=${RVT_CORE:-ours}
-# rvtsw built against our core's exports. Until our modversions CRCs equal
-# the distro core's, the distro core needs an rvtsw linked against its own
-# (make rvtsw-distro).
-if [[ $RVT_CORE == ours ]]; then
-	RVTSW_KO=${RVTSW_KO:-$REPO/rvtsw/rvtsw.ko}
-else
-	RVTSW_KO=${RVTSW_KO:-$REPO/build/rvtsw-distro/rvtsw.ko}
-fi
+# One rvtsw.ko for both cores: it is linked against our core's exports,
+# whose modversions CRCs equal the distro core's (tools/abi-check).
+RVTSW_KO=$REPO/rvtsw/rvtsw.ko
 
 result() {
 	echo "RVT-RESULT: $1 $RVT_CORE/${SUITE:-?}/$2${3:+: $3}"
