@@ -17,6 +17,7 @@
  */
 #include <linux/tracepoint.h>
 #include "vt.h"
+#include "mcast.h"
 #include "pending.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
@@ -95,8 +96,10 @@ static const struct ib_device_ops rvt_dev_ops = {
 
 	.alloc_pd = rvt_alloc_pd,
 	.alloc_ucontext = rvt_alloc_ucontext,
+	.attach_mcast = rvt_attach_mcast,
 	.dealloc_pd = rvt_dealloc_pd,
 	.dealloc_ucontext = rvt_dealloc_ucontext,
+	.detach_mcast = rvt_detach_mcast,
 	.get_numa_node = rvt_get_numa_node,
 	.get_port_immutable = rvt_get_port_immutable,
 	.modify_device = rvt_modify_device,
@@ -241,6 +244,7 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
 	ib_set_device_ops(&rdi->ibdev, &rvt_pending_ops);
 	rvt_driver_pd_init(rdi);
+	rvt_driver_mcast_init(rdi);
 	rvt_set_core_attrs(rdi);
 
 	ret = ib_register_device(&rdi->ibdev, dev_name(&rdi->ibdev.dev), NULL);
@@ -266,8 +270,14 @@ EXPORT_SYMBOL(rvt_register_device);
  */
 void rvt_unregister_device(struct rvt_dev_info *rdi)
 {
+	unsigned int groups;
+
 	if (!rdi)
 		return;
 	ib_unregister_device(&rdi->ibdev);
+	groups = rvt_mcast_groups_left(rdi);
+	if (groups)
+		ibdev_err(&rdi->ibdev, "%u multicast group(s) leaked\n",
+			  groups);
 }
 EXPORT_SYMBOL(rvt_unregister_device);
