@@ -10,8 +10,6 @@ MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("Software RDMA HCA on rdmavt");
 MODULE_ALIAS("rdma-link-rvtsw");
 
-#define RVTSW_MAX_DEVICES 16
-#define RVTSW_MAX_PORTS 4
 /* First GUID of device 0; devices step by 0x100, ports add 1..n. */
 #define RVTSW_GUID_BASE 0x0002c90300a00000ULL
 
@@ -22,6 +20,11 @@ MODULE_PARM_DESC(devices, "Number of rvtsw devices (1-16, default 1)");
 static unsigned int ports = 1;
 module_param(ports, uint, 0444);
 MODULE_PARM_DESC(ports, "Ports per device (1-4, default 1)");
+
+static ushort extra_pkey;
+module_param(extra_pkey, ushort, 0444);
+MODULE_PARM_DESC(extra_pkey,
+		 "A second P_Key for every port's table, after 0xffff (default none)");
 
 static unsigned int max_pd = 4096;
 module_param(max_pd, uint, 0444);
@@ -68,11 +71,18 @@ static const struct ib_device_ops rvtsw_dev_ops = {
 	.driver_id = RDMA_DRIVER_QIB,
 	.port_groups = rvtsw_port_groups,
 	.modify_device = rvtsw_modify_device,
+	.alloc_hw_port_stats = rvtsw_alloc_hw_port_stats,
+	.get_hw_stats = rvtsw_get_hw_stats,
 };
 
 static struct pci_dev *rvtsw_get_pci_dev(struct rvt_dev_info *rdi)
 {
 	return rdi_to_rvtsw(rdi)->parent;
+}
+
+static u16 rvtsw_npkeys(void)
+{
+	return extra_pkey ? 2 : 1;
 }
 
 static void rvtsw_set_props(struct rvtsw_dev *dev)
@@ -114,7 +124,7 @@ static void rvtsw_set_props(struct rvtsw_dev *dev)
 	props->max_mcast_qp_attach = 16;
 	props->max_total_mcast_qp_attach = props->max_mcast_qp_attach *
 					   props->max_mcast_grp;
-	props->max_pkeys = RVTSW_NPKEYS;
+	props->max_pkeys = rvtsw_npkeys();
 	props->local_ca_ack_delay = 15;
 	props->max_fast_reg_page_list_len = 512;
 }
@@ -133,7 +143,7 @@ static void rvtsw_set_params(struct rvtsw_dev *dev)
 	dparms->qpn_res_start = qpn_res_start;
 	dparms->qpn_res_end = qpn_res_end;
 	dparms->nports = ports;
-	dparms->npkeys = RVTSW_NPKEYS;
+	dparms->npkeys = rvtsw_npkeys();
 	dparms->node = first_online_node;
 	dparms->psn_mask = 0xffffff;
 	dparms->psn_shift = 8;
@@ -154,9 +164,20 @@ static void rvtsw_set_callbacks(struct rvtsw_dev *dev)
 	f->get_guid_be = rvtsw_get_guid_be;
 	f->shut_down_port = rvtsw_shut_down_port;
 	f->cap_mask_chg = rvtsw_cap_mask_chg;
+	f->check_ah = rvtsw_check_ah;
+	f->notify_new_ah = rvtsw_notify_new_ah;
 	rvtsw_set_qp_callbacks(f);
 	dev->rdi.post_parms = rvtsw_post_parms;
 	dev->rdi.wc_opcode = rvtsw_wc_opcode;
+}
+
+static void rvtsw_free(struct rvtsw_dev *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->rdi.dparms.nports; i++)
+		rvtsw_free_port(&dev->ports[i]);
+	rvt_dealloc_device(&dev->rdi);
 }
 
 static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
@@ -185,8 +206,12 @@ static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
 
 	rvtsw_set_params(dev);
 	rvtsw_set_callbacks(dev);
-	for (i = 0; i < ports; i++)
-		rvtsw_init_port(dev, i);
+	for (i = 0; i < ports; i++) {
+		if (rvtsw_init_port(dev, i, extra_pkey)) {
+			rvtsw_free(dev);
+			return NULL;
+		}
+	}
 	return dev;
 }
 
@@ -200,10 +225,11 @@ static int rvtsw_add_device(unsigned int unit)
 		return -ENOMEM;
 	ret = rvt_register_device(&dev->rdi);
 	if (ret) {
-		rvt_dealloc_device(&dev->rdi);
+		rvtsw_free(dev);
 		return ret;
 	}
 	rvtsw_devs[unit] = dev;
+	rvtsw_fabric_attach(dev);
 	rvtsw_debugfs_add(dev);
 	return 0;
 }
@@ -218,8 +244,9 @@ static void rvtsw_remove_devices(void)
 		if (!dev)
 			continue;
 		rvtsw_debugfs_remove(dev);
+		rvtsw_fabric_detach(dev);
 		rvt_unregister_device(&dev->rdi);
-		rvt_dealloc_device(&dev->rdi);
+		rvtsw_free(dev);
 		rvtsw_devs[unit] = NULL;
 	}
 }
@@ -250,6 +277,11 @@ static int rvtsw_check_params(void)
 	    max_cq < 1 || max_cq > INT_MAX || max_qp < 1 || max_qp > RVT_QPN_MAX) {
 		pr_err(RVTSW_NAME ": devices=1-%d, ports=1-%d, max_pd>=1, max_cq=1-%d, max_qp=1-%lu\n",
 		       RVTSW_MAX_DEVICES, RVTSW_MAX_PORTS, INT_MAX, RVT_QPN_MAX);
+		return -EINVAL;
+	}
+	if (extra_pkey && !(extra_pkey & 0x7fff)) {
+		pr_err(RVTSW_NAME ": extra_pkey=%#x is not a valid P_Key\n",
+		       extra_pkey);
 		return -EINVAL;
 	}
 	return 0;

@@ -18,14 +18,21 @@
  * rvtsw_init_port - set up a port before registration
  * @dev: the device
  * @index: 0-based port index
+ * @pkey2: a second P_Key for the port's table, or 0 for the default
+ *	   P_Key alone
  *
  * Context: process context, before rvt_register_device().
+ * Return: 0, or -ENOMEM.
  */
-void rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index)
+int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2)
 {
 	struct rvtsw_port *port = &dev->ports[index];
 	struct rvt_ibport *rvp = &port->rvp;
 	u32 nports = dev->rdi.dparms.nports;
+
+	port->stats = alloc_percpu(struct rvtsw_port_stats);
+	if (!port->stats)
+		return -ENOMEM;
 
 	spin_lock_init(&rvp->lock);
 	rvp->mcast_tree = RB_ROOT;
@@ -37,6 +44,7 @@ void rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index)
 	rvp->subnet_timeout = 18;
 
 	port->dev = dev;
+	port->port_num = index + 1;
 	/* LIDs are unique across every rvtsw device so that UD traffic can
 	 * find its destination device and port by LID alone.
 	 */
@@ -45,8 +53,22 @@ void rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index)
 				 index + 1);
 	port->state = IB_PORT_ACTIVE;
 	port->pkeys[0] = IB_DEFAULT_PKEY_FULL;
+	port->pkeys[1] = pkey2;
 
 	rvt_init_port(&dev->rdi, rvp, index, port->pkeys);
+	return 0;
+}
+
+/**
+ * rvtsw_free_port - release what rvtsw_init_port() allocated
+ * @port: the port; its device is unregistered or was never registered
+ *
+ * Context: process context.
+ */
+void rvtsw_free_port(struct rvtsw_port *port)
+{
+	free_percpu(port->stats);
+	port->stats = NULL;
 }
 
 /**
@@ -158,4 +180,46 @@ int rvtsw_modify_device(struct ib_device *ibdev, int mask,
 		memcpy(ibdev->node_desc, modify->node_desc,
 		       IB_DEVICE_NODE_DESC_MAX);
 	return 0;
+}
+
+/**
+ * rvtsw_check_ah - driver checks on an address handle's attributes
+ * @ibdev: the IB device
+ * @ah_attr: the attributes, already checked by rdmavt
+ *
+ * A multicast DLID needs a GRH, which carries the group's MGID: without
+ * one the datagram could not be delivered.
+ *
+ * Context: any, may be atomic.
+ * Return: 0, or -EINVAL.
+ */
+int rvtsw_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr)
+{
+	u16 dlid = rdma_ah_get_dlid(ah_attr);
+
+	if (rdma_ah_get_sl(ah_attr) > 15)
+		return -EINVAL;
+	if (dlid >= be16_to_cpu(IB_MULTICAST_LID_BASE) &&
+	    dlid != be16_to_cpu(IB_LID_PERMISSIVE) &&
+	    !(rdma_ah_get_ah_flags(ah_attr) & IB_AH_GRH))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * rvtsw_notify_new_ah - fill in rvtsw's part of a new address handle
+ * @ibdev: the IB device
+ * @ah_attr: the attributes
+ * @ah: the AH being created
+ *
+ * rdmavt and rvtsw_setup_wqe() size UD messages by ah->log_pmtu: every
+ * rvtsw path has the port's MTU.
+ *
+ * Context: any, may be atomic.
+ */
+void rvtsw_notify_new_ah(struct ib_device *ibdev,
+			 struct rdma_ah_attr *ah_attr, struct rvt_ah *ah)
+{
+	ah->vl = 0;
+	ah->log_pmtu = ilog2(ib_mtu_enum_to_int(RVTSW_MTU));
 }

@@ -2,24 +2,17 @@
 /*
  * rvtsw's side of the QP contract with rdmavt.
  *
- * Each QP owns a work item that runs its send engine in process context;
- * rdmavt schedules it through schedule_send() and stops it through
- * stop_send_queue(). There is no DMA and no driver wait list, so the
- * quiesce and flush hooks have nothing to wait for.
+ * Each QP owns a work item that runs its send engine (send.c) in process
+ * context; rdmavt schedules it through schedule_send() and stops it
+ * through stop_send_queue(), and quiesce_qp() waits for a run of the
+ * engine from post_send. There is no DMA and no driver wait list, so the
+ * other hooks have nothing to do.
  */
 #include <linux/workqueue.h>
 #include "rvtsw.h"
 
 /* Send engines of all rvtsw QPs; unbound so a busy CPU does not stall one. */
 static struct workqueue_struct *rvtsw_wq;
-
-/*
- * The send engine. Packets are delivered with the data path; until then a
- * scheduled send leaves the QP's send queue as it is.
- */
-static void rvtsw_do_send(struct rvt_qp *qp)
-{
-}
 
 static void rvtsw_send_worker(struct work_struct *work)
 {
@@ -46,8 +39,14 @@ static void rvtsw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 	kfree(qp->priv);
 }
 
-/* Called with s_lock held, possibly from a timer: must not sleep. */
-static bool rvtsw_schedule_send(struct rvt_qp *qp)
+/**
+ * rvtsw_schedule_send - have the QP's work item run its send engine
+ * @qp: the QP
+ *
+ * Context: any, often with s_lock held or from a timer; does not sleep.
+ * Return: true if the work item was queued, false if it already was.
+ */
+bool rvtsw_schedule_send(struct rvt_qp *qp)
 {
 	struct rvtsw_qp_priv *priv = qp->priv;
 
@@ -61,7 +60,7 @@ static void rvtsw_stop_send_queue(struct rvt_qp *qp)
 	cancel_work_sync(&priv->send_work);
 }
 
-/* Nothing of rvtsw's outlives a reset, an error or a quiesce. */
+/* Nothing of rvtsw's outlives a reset or an error. */
 static void rvtsw_qp_nop(struct rvt_qp *qp)
 {
 }
@@ -107,12 +106,13 @@ void rvtsw_set_qp_callbacks(struct rvt_driver_provided *f)
 	f->schedule_send = rvtsw_schedule_send;
 	f->schedule_send_no_lock = rvtsw_schedule_send;
 	f->do_send = rvtsw_do_send;
+	f->setup_wqe = rvtsw_setup_wqe;
 	f->qp_priv_alloc = rvtsw_qp_priv_alloc;
 	f->qp_priv_free = rvtsw_qp_priv_free;
 	f->notify_qp_reset = rvtsw_qp_nop;
 	f->flush_qp_waiters = rvtsw_qp_nop;
 	f->stop_send_queue = rvtsw_stop_send_queue;
-	f->quiesce_qp = rvtsw_qp_nop;
+	f->quiesce_qp = rvtsw_quiesce_send;
 	f->notify_error_qp = rvtsw_qp_nop;
 	f->notify_restart_rc = rvtsw_notify_restart_rc;
 	f->free_all_qps = rvtsw_free_all_qps;

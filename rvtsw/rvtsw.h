@@ -10,27 +10,65 @@
 #include <rdma/rdmavt_qp.h>
 
 #define RVTSW_NAME "rvtsw"
-#define RVTSW_NPKEYS 1
+#define RVTSW_MAX_DEVICES 16
+#define RVTSW_MAX_PORTS 4
+/* The default P_Key, and optionally one more (module parameter). */
+#define RVTSW_MAX_PKEYS 2
 #define RVTSW_MTU IB_MTU_4096
+/* Every port has one LID: no LMC, no path bits. */
+#define RVTSW_LMC 0
+/* LIDs are 1..RVTSW_MAX_LID, unique across every rvtsw device. */
+#define RVTSW_MAX_LID (RVTSW_MAX_DEVICES * RVTSW_MAX_PORTS)
+
+/*
+ * Per-port counters, exposed as hw_counters (rdma statistic). Each is
+ * per CPU: the send and receive paths bump them without a shared lock.
+ * A datagram dropped at the receiver counts on the receiving port, one
+ * that finds no receiver on the sending port.
+ */
+enum rvtsw_counter {
+	RVTSW_CNT_TX,			/* datagrams sent (UD, GSI, SMI) */
+	RVTSW_CNT_TX_MCAST,		/* ... of which to a multicast LID */
+	RVTSW_CNT_RX,			/* datagrams placed in a receive WQE */
+	RVTSW_CNT_DROP_UNKNOWN_LID,	/* no port owns the DLID / group */
+	RVTSW_CNT_DROP_NO_QP,		/* no such QP, or wrong type/state */
+	RVTSW_CNT_DROP_QKEY,		/* Q_Key mismatch */
+	RVTSW_CNT_DROP_PKEY,		/* P_Key mismatch */
+	RVTSW_CNT_DROP_NO_RWQE,		/* no receive WQE posted */
+	RVTSW_CNT_DROP_TOO_LONG,	/* receive WQE too small */
+	RVTSW_NUM_COUNTERS
+};
+
+/**
+ * struct rvtsw_port_stats - one CPU's share of a port's counters
+ * @count: indexed by enum rvtsw_counter
+ */
+struct rvtsw_port_stats {
+	u64 count[RVTSW_NUM_COUNTERS];
+};
 
 /**
  * struct rvtsw_port - one port of an rvtsw device
  * @rvp: rdmavt's port structure; its lock guards the fields below that
  *	 change after registration
  * @dev: the device this port belongs to
+ * @port_num: 1-based port number; fixed
  * @lid: base LID, unique among all rvtsw ports, never 0; fixed
  * @guid: port GUID; fixed
  * @state: IB_PORT_ACTIVE, or IB_PORT_DOWN after a shutdown request;
  *	   guarded by @rvp.lock
- * @pkeys: the P_Key table handed to rdmavt
+ * @pkeys: the P_Key table handed to rdmavt; fixed
+ * @stats: per-CPU counters, bumped with this_cpu_inc()
  */
 struct rvtsw_port {
 	struct rvt_ibport rvp;
 	struct rvtsw_dev *dev;
+	u32 port_num;
 	u16 lid;
 	__be64 guid;
 	enum ib_port_state state;
-	u16 pkeys[RVTSW_NPKEYS];
+	u16 pkeys[RVTSW_MAX_PKEYS];
+	struct rvtsw_port_stats __percpu *stats;
 };
 
 /**
@@ -71,8 +109,20 @@ static inline struct rvtsw_port *rvtsw_port(struct rvt_dev_info *rdi,
 	return &rdi_to_rvtsw(rdi)->ports[port_num - 1];
 }
 
+static inline struct rvtsw_port *rvtsw_qp_port(struct rvt_qp *qp)
+{
+	return rvtsw_port(ib_to_rvt(qp->ibqp.device), qp->port_num);
+}
+
+static inline void rvtsw_count(struct rvtsw_port *port,
+			       enum rvtsw_counter counter)
+{
+	this_cpu_inc(port->stats->count[counter]);
+}
+
 /* port.c */
-void rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index);
+int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2);
+void rvtsw_free_port(struct rvtsw_port *port);
 int rvtsw_query_port_state(struct rvt_dev_info *rdi, u32 port_num,
 			   struct ib_port_attr *props);
 int rvtsw_get_guid_be(struct rvt_dev_info *rdi, struct rvt_ibport *rvp,
@@ -81,11 +131,37 @@ int rvtsw_shut_down_port(struct rvt_dev_info *rdi, u32 port_num);
 void rvtsw_cap_mask_chg(struct rvt_dev_info *rdi, u32 port_num);
 int rvtsw_modify_device(struct ib_device *ibdev, int mask,
 			struct ib_device_modify *modify);
+int rvtsw_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
+void rvtsw_notify_new_ah(struct ib_device *ibdev,
+			 struct rdma_ah_attr *ah_attr, struct rvt_ah *ah);
+
+/* fabric.c */
+void rvtsw_fabric_attach(struct rvtsw_dev *dev);
+void rvtsw_fabric_detach(struct rvtsw_dev *dev);
+struct rvtsw_port *rvtsw_fabric_port(u16 lid);
+struct rvtsw_port *rvtsw_fabric_next_port(struct rvtsw_port *port);
+bool rvtsw_dev_owns_lid(struct rvtsw_dev *dev, u16 dlid);
+
+/* send.c */
+void rvtsw_do_send(struct rvt_qp *qp);
+void rvtsw_quiesce_send(struct rvt_qp *qp);
+int rvtsw_setup_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
+		    bool *call_send);
+
+/* ud.c */
+enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe);
+
+/* stats.c */
+struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
+						u32 port_num);
+int rvtsw_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		       u32 port_num, int index);
 
 /* qp.c */
 int rvtsw_qp_init(void);
 void rvtsw_qp_exit(void);
 void rvtsw_set_qp_callbacks(struct rvt_driver_provided *f);
+bool rvtsw_schedule_send(struct rvt_qp *qp);
 
 /* debugfs.c */
 void rvtsw_debugfs_init(void);

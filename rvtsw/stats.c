@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * Per-port counters, read through the IB core's hw_counters (sysfs
+ * ports/N/hw_counters/ and `rdma statistic`).
+ *
+ * rvtsw's own counters (enum rvtsw_counter) are per CPU and summed when
+ * read. The last few are the ones rdmavt's RC/UC loopback engine keeps in
+ * struct rvt_ibport: plain u64s it updates without a lock, read here as
+ * they are (they are informational).
+ */
+#include "rvtsw.h"
+
+/* rdmavt's counters, after rvtsw's own. */
+enum {
+	RVTSW_STAT_LOOPBACK = RVTSW_NUM_COUNTERS,
+	RVTSW_STAT_LOOPBACK_DROPS,
+	RVTSW_STAT_RNR_NAKS,
+	RVTSW_STAT_RC_TIMEOUTS,
+	RVTSW_NUM_STATS
+};
+
+static const struct rdma_stat_desc rvtsw_stat_descs[RVTSW_NUM_STATS] = {
+	[RVTSW_CNT_TX].name = "tx_packets",
+	[RVTSW_CNT_TX_MCAST].name = "tx_multicast_packets",
+	[RVTSW_CNT_RX].name = "rx_packets",
+	[RVTSW_CNT_DROP_UNKNOWN_LID].name = "drop_unknown_lid",
+	[RVTSW_CNT_DROP_NO_QP].name = "drop_no_dest_qp",
+	[RVTSW_CNT_DROP_QKEY].name = "drop_bad_qkey",
+	[RVTSW_CNT_DROP_PKEY].name = "drop_bad_pkey",
+	[RVTSW_CNT_DROP_NO_RWQE].name = "drop_no_recv_wqe",
+	[RVTSW_CNT_DROP_TOO_LONG].name = "drop_recv_too_small",
+	[RVTSW_STAT_LOOPBACK].name = "loopback_packets",
+	[RVTSW_STAT_LOOPBACK_DROPS].name = "loopback_drops",
+	[RVTSW_STAT_RNR_NAKS].name = "rnr_naks",
+	[RVTSW_STAT_RC_TIMEOUTS].name = "rc_timeouts",
+};
+
+/**
+ * rvtsw_alloc_hw_port_stats - describe a port's counters to the IB core
+ * @ibdev: the IB device
+ * @port_num: 1-based port number
+ *
+ * Context: process context, at registration.
+ * Return: a new counter set, or NULL if out of memory.
+ */
+struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
+						u32 port_num)
+{
+	/* Lifespan 0: every read sees the current values. */
+	return rdma_alloc_hw_stats_struct(rvtsw_stat_descs, RVTSW_NUM_STATS, 0);
+}
+
+static u64 rvtsw_sum_counter(struct rvtsw_port *port, unsigned int counter)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(port->stats, cpu)->count[counter];
+	return sum;
+}
+
+/**
+ * rvtsw_get_hw_stats - read a port's counters
+ * @ibdev: the IB device
+ * @stats: the set from rvtsw_alloc_hw_port_stats()
+ * @port_num: 1-based port number
+ * @index: the counter wanted; rvtsw always fills in all of them
+ *
+ * Context: process context, stats->lock held.
+ * Return: the number of counters filled in.
+ */
+int rvtsw_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		       u32 port_num, int index)
+{
+	struct rvtsw_port *port = rvtsw_port(ib_to_rvt(ibdev), port_num);
+	struct rvt_ibport *rvp = &port->rvp;
+	unsigned int i;
+
+	if (stats->num_counters != RVTSW_NUM_STATS)
+		return -EINVAL;
+	for (i = 0; i < RVTSW_NUM_COUNTERS; i++)
+		stats->value[i] = rvtsw_sum_counter(port, i);
+	stats->value[RVTSW_STAT_LOOPBACK] = READ_ONCE(rvp->n_loop_pkts);
+	stats->value[RVTSW_STAT_LOOPBACK_DROPS] = READ_ONCE(rvp->n_pkt_drops);
+	stats->value[RVTSW_STAT_RNR_NAKS] = READ_ONCE(rvp->n_rnr_naks);
+	stats->value[RVTSW_STAT_RC_TIMEOUTS] = READ_ONCE(rvp->n_rc_timeouts);
+	return RVTSW_NUM_STATS;
+}

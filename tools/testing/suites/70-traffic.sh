@@ -1,0 +1,119 @@
+#!/bin/bash
+# Traffic between two processes with libibverbs' example programs: RC,
+# UC, UD and SRQ ping-pong on one port, between two ports of a device,
+# and (UD) between two devices; the port counters see it.
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+ITERS=20
+TCP_PORT=18515
+
+# Is something listening on TCP port $1?
+listening() {
+	ss -Hltn "sport = :$1" | grep -q .
+}
+
+# pingpong PROG SERVER_DEV:PORT CLIENT_DEV:PORT [ARGS...]: run PROG as a
+# server and as its client, with ARGS on both sides; both must finish,
+# exit 0 and report their exchanges.
+pingpong() {
+	local prog=$1 server=$2 client=$3 spid rc=0 src=0 out
+	shift 3
+	out=$(mktemp -d)
+	((TCP_PORT++))
+	timeout 120 "$prog" -d "${server%:*}" -i "${server#*:}" -p "$TCP_PORT" \
+		-n "$ITERS" "$@" >"$out/server" 2>&1 &
+	spid=$!
+	if ! wait_for 100 listening "$TCP_PORT"; then
+		echo "server never listened"
+		kill "$spid" 2>/dev/null
+		rc=1
+	else
+		timeout 120 "$prog" -d "${client%:*}" -i "${client#*:}" \
+			-p "$TCP_PORT" -n "$ITERS" "$@" localhost \
+			>"$out/client" 2>&1 || rc=$?
+	fi
+	wait "$spid" || src=$?
+	echo "server (status $src):"
+	indent <"$out/server"
+	echo "client (status $rc):"
+	indent <"$out/client" 2>/dev/null
+	((rc == 0 && src == 0)) &&
+		grep -q "^$ITERS iters in" "$out/server" &&
+		grep -q "^$ITERS iters in" "$out/client"
+	rc=$?
+	rm -rf "$out"
+	return "$rc"
+}
+
+# counter DEV PORT NAME: the value of a port's hw counter.
+counter() {
+	cat "/sys/class/infiniband/$1/ports/$2/hw_counters/$3"
+}
+
+# The UD ping-pong moved datagrams both ways through port 1, and `rdma
+# statistic` shows the same counters.
+ud_counted() {
+	local tx rx
+	tx=$(counter rvtsw_0 1 tx_packets)
+	rx=$(counter rvtsw_0 1 rx_packets)
+	echo "rvtsw_0/1: tx_packets $tx, rx_packets $rx"
+	rdma statistic show link rvtsw_0/1
+	((tx >= 2 * ITERS && rx >= 2 * ITERS)) &&
+		rdma statistic show link rvtsw_0/1 | grep -qw "tx_packets $tx"
+}
+
+# RC and UC traffic went through rdmavt's loopback engine.
+loopback_counted() {
+	local n
+	n=$(counter rvtsw_0 1 loopback_packets)
+	echo "rvtsw_0/1: loopback_packets $n"
+	((n >= 2 * ITERS))
+}
+
+one_port() {
+	local dev=rvtsw_0:1
+	t rc-pingpong pingpong ibv_rc_pingpong $dev $dev -c
+	t rc-pingpong-events pingpong ibv_rc_pingpong $dev $dev -c -e
+	t rc-pingpong-small pingpong ibv_rc_pingpong $dev $dev -c -s 1
+	t rc-pingpong-multi-mtu pingpong ibv_rc_pingpong $dev $dev -c \
+		-s 100000 -m 256
+	t uc-pingpong pingpong ibv_uc_pingpong $dev $dev -c
+	t loopback-counted loopback_counted
+	t ud-pingpong pingpong ibv_ud_pingpong $dev $dev -c
+	t ud-pingpong-4k pingpong ibv_ud_pingpong $dev $dev -c -s 4096
+	t ud-pingpong-events pingpong ibv_ud_pingpong $dev $dev -c -e
+	t ud-counted ud_counted
+	t srq-pingpong pingpong ibv_srq_pingpong $dev $dev -c
+	t srq-pingpong-few-qps pingpong ibv_srq_pingpong $dev $dev -c -q 2
+}
+
+two_ports() {
+	t rc-pingpong-2-ports pingpong ibv_rc_pingpong rvtsw_0:1 rvtsw_0:2 -c
+	t uc-pingpong-2-ports pingpong ibv_uc_pingpong rvtsw_0:1 rvtsw_0:2 -c
+	t ud-pingpong-2-ports pingpong ibv_ud_pingpong rvtsw_0:1 rvtsw_0:2 -c
+	t srq-pingpong-2-ports pingpong ibv_srq_pingpong rvtsw_0:1 rvtsw_0:2 -c
+}
+
+two_devices() {
+	t ud-pingpong-2-devices pingpong ibv_ud_pingpong rvtsw_0:1 rvtsw_1:1 -c
+	t ud-pingpong-2-devices-2-ports \
+		pingpong ibv_ud_pingpong rvtsw_0:2 rvtsw_1:1 -c
+}
+
+ready() { wait_for 50 test -e "/dev/infiniband/uverbs$1"; }
+
+t load load_rvtsw
+t ready ready 0
+one_port
+t unload unload_rvtsw
+
+t load-2-ports load_rvtsw ports=2
+t ready-2-ports ready 0
+two_ports
+t unload-2-ports unload_rvtsw
+
+t load-2-devices load_rvtsw devices=2 ports=2
+t ready-2-devices ready 1
+two_devices
+t unload-2-devices unload_all
