@@ -23,9 +23,12 @@ clean:
 	$(KBUILD) clean
 	rm -rf $(REPO)/build/man
 
+# Installs under /lib/modules/<release of KDIR>/updates/, which depmod
+# prefers over the distro's own rdmavt.ko.
 install: modules
 	$(KBUILD) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
-	depmod -a $(KVER)
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) \
+		$$($(MAKE) -s -C $(KDIR) kernelrelease)
 
 setup:
 	$(REPO)/tools/setup.sh

@@ -9,9 +9,17 @@
  * link itself must do.
  */
 #include <linux/module.h>
+/*
+ * ABI: the distro's build of this file sees struct trace_eval_map
+ * (through its trace headers) and genksyms reaches it from every export
+ * via struct module: without this include all five CRCs differ from the
+ * distro's. See Documentation/abi.rst.
+ */
+#include <linux/tracepoint.h>
 #include "vt.h"
 #include "ah.h"
 #include "cq.h"
+#include "mcast.h"
 #include "mmap.h"
 #include "mr.h"
 #include "qp.h"
@@ -94,6 +102,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.alloc_mr = rvt_alloc_mr,
 	.alloc_pd = rvt_alloc_pd,
 	.alloc_ucontext = rvt_alloc_ucontext,
+	.attach_mcast = rvt_attach_mcast,
 	.create_ah = rvt_create_ah,
 	.create_cq = rvt_create_cq,
 	.create_qp = rvt_create_qp,
@@ -104,6 +113,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.destroy_ah = rvt_destroy_ah,
 	.destroy_cq = rvt_destroy_cq,
 	.destroy_qp = rvt_destroy_qp,
+	.detach_mcast = rvt_detach_mcast,
 	.get_dma_mr = rvt_get_dma_mr,
 	.get_numa_node = rvt_get_numa_node,
 	.get_port_immutable = rvt_get_port_immutable,
@@ -290,6 +300,7 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	rvt_driver_cq_init(rdi);
 	rvt_mmap_init(rdi);
 	rvt_driver_ah_init(rdi);
+	rvt_driver_mcast_init(rdi);
 	ret = rvt_driver_mr_init(rdi);
 	if (ret) {
 		rvt_qp_exit(rdi);
@@ -322,11 +333,17 @@ EXPORT_SYMBOL(rvt_register_device);
  */
 void rvt_unregister_device(struct rvt_dev_info *rdi)
 {
+	unsigned int groups;
+
 	if (!rdi)
 		return;
 	ib_unregister_device(&rdi->ibdev);
 	rvt_qp_exit(rdi);
 	rvt_mr_exit(rdi);
+	groups = rvt_mcast_groups_left(rdi);
+	if (groups)
+		ibdev_err(&rdi->ibdev, "%u multicast group(s) leaked\n",
+			  groups);
 }
 EXPORT_SYMBOL(rvt_unregister_device);
 

@@ -8,6 +8,13 @@
  * and qp.c all see the QP and CQ structures and struct pci_dev fully
  * defined, and so must ours, or hfi1.ko and ib_qib.ko refuse to load on
  * top of this module.
+ *
+ * Hence nothing that only some of those files see belongs here:
+ * linux/tracepoint.h (not seen by ah.c) and rdma/uverbs_ioctl.h (seen by
+ * cq.c and qp.c only) are included by the files that need them, and the
+ * files exporting what mcast.c and rc.c export must not include this at
+ * all (no pci.h there). The rule for every file, and how to check it:
+ * Documentation/abi.rst.
  */
 #ifndef RVT_VT_H
 #define RVT_VT_H

@@ -46,7 +46,7 @@ build_clean() {
 # guest finished) is a result of its own.
 run_guest() {
 	local log=$OUT/guest.log rc=0 line
-	"$REPO/tools/vm/run.sh" --log "$OUT/serial.log" \
+	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
 		"$REPO/tools/testing/guest.sh" "$@" 2>&1 | tee "$log" ||
 		rc=${PIPESTATUS[0]}
 	while read -r line; do
@@ -61,6 +61,8 @@ run_guest() {
 main() {
 	mkdir -p "$OUT"
 	host_step build-W1 build_clean
+	host_step abi-check "$REPO/tools/abi-check" --allow-missing
+	host_step abi-check-selftest "$REPO/tools/testing/abi-check-test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch
 	host_step sparse "$REPO/tools/style.sh" sparse
 	run_guest "$@"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs inside the guest: every suite under tools/testing/suites, in order,
-# or the ones named on the command line. A suite that dies without
-# reporting is a failure of its own.
+# or the ones named on the command line, once on each rdmavt core named in
+# RVT_CORES ("ours distro" by default; the distro core needs the guest's
+# pci-testdev). A suite that dies without reporting is a failure of its own.
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -20,14 +21,23 @@ run_suite() {
 	unload_all >/dev/null 2>&1
 }
 
-main() {
+run_core() {
 	local suite
-	if (($# == 0)); then
-		set -- "$TESTING_DIR"/suites/*.sh
-	fi
+	export RVT_CORE=$1
+	shift
 	for suite in "$@"; do
 		[[ -f $suite ]] || suite=$TESTING_DIR/suites/$suite
 		run_suite "$suite"
+	done
+}
+
+main() {
+	local core
+	if (($# == 0)); then
+		set -- "$TESTING_DIR"/suites/*.sh
+	fi
+	for core in ${RVT_CORES:-ours distro}; do
+		run_core "$core" "$@"
 	done
 }
 

@@ -3,7 +3,7 @@
 # and by each suite.
 #
 # A suite reports each test as one line on the console,
-#   RVT-RESULT: PASS|FAIL <suite>/<test>[: reason]
+#   RVT-RESULT: PASS|FAIL <core>/<suite>/<test>[: reason]
 # which the host counts. Everything else a test prints is indented so the
 # log stays readable and cannot be mistaken for a result.
 
@@ -13,9 +13,12 @@ PY=/usr/bin/python3	# Debian's, which has pyverbs
 # Which rdmavt core the suites run on: ours (the repo's rdmavt.ko) or the
 # distro's (the pinned kernel's own rdmavt.ko).
 RVT_CORE=${RVT_CORE:-ours}
+# One rvtsw.ko for both cores: it is linked against our core's exports,
+# whose modversions CRCs equal the distro core's (tools/abi-check).
+RVTSW_KO=$REPO/rvtsw/rvtsw.ko
 
 result() {
-	echo "RVT-RESULT: $1 ${SUITE:-?}/$2${3:+: $3}"
+	echo "RVT-RESULT: $1 $RVT_CORE/${SUITE:-?}/$2${3:+: $3}"
 }
 
 pass() { result PASS "$1"; }
@@ -47,13 +50,31 @@ load_core() {
 	fi
 }
 
+# The address of QEMU's pci-testdev (1b36:0005), if the guest has one.
+pci_testdev() {
+	local dev
+	for dev in /sys/bus/pci/devices/*; do
+		if [[ $(<"$dev/vendor") == 0x1b36 &&
+		      $(<"$dev/device") == 0x0005 ]]; then
+			basename "$dev"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # load_rvtsw [PARAM=VALUE...]: load rvtsw on the core, with parameters.
+# The distro core logs through the HCA's PCI device, so there rvtsw gets
+# the pci-testdev as its parent.
 load_rvtsw() {
+	local parent
 	lsmod | grep -q '^rdmavt ' || load_core || return
-	if [[ $RVT_CORE != ours && -n ${RVT_PARENT:-} ]]; then
-		set -- "parent=$RVT_PARENT" "$@"
+	if [[ $RVT_CORE != ours ]]; then
+		parent=$(pci_testdev) ||
+			{ echo "no pci-testdev for the distro core" >&2; return 1; }
+		set -- "parent=$parent" "$@"
 	fi
-	insmod "$REPO/rvtsw/rvtsw.ko" "$@"
+	insmod "$RVTSW_KO" "$@"
 }
 
 unload_rvtsw() {

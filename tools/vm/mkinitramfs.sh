@@ -60,13 +60,17 @@ check_busybox() {
 }
 
 # Hash of everything the image is made of, to decide whether to rebuild.
+# Contents only, not paths: the same inputs reached via another path (or
+# another clone) must not force a rebuild.
 inputs_hash() {
-	local mods=("$@") m
+	local mods=("$@") m f
 	{
-		echo "$KVER"
-		sha256sum "${BASH_SOURCE[0]}" "$VM_DIR/init" "$BUSYBOX"
+		echo "$KVER ${mods[*]}"
+		for f in "${BASH_SOURCE[0]}" "$VM_DIR/init" "$BUSYBOX"; do
+			sha256sum <"$f"
+		done
 		for m in "${mods[@]}"; do
-			sha256sum "$(module_file "$m")"
+			sha256sum <"$(module_file "$m")"
 		done
 	} | sha256sum | cut -d' ' -f1
 }
@@ -75,7 +79,7 @@ build_image() {
 	local out=$1 mods=("${@:2}") root m applet
 	root=$(mktemp -d "$BUILD_VM/initramfs.root.XXXXXX")
 	# shellcheck disable=SC2064 # expand $root now
-	trap "rm -rf '$root'" EXIT
+	trap "rm -rf '$root' '$root.cpio.gz'" EXIT
 
 	mkdir -p "$root"/{bin,dev,proc,sys,mnt/lower,mnt/rw,newroot,lib/modules,etc}
 	cp "$BUSYBOX" "$root/bin/busybox"
@@ -94,14 +98,14 @@ build_image() {
 
 	(cd "$root" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null --quiet -o -H newc -R 0:0 --reproducible) |
-		gzip -9n >"$out.tmp"
-	mv "$out.tmp" "$out"
+		gzip -9n >"$root.cpio.gz"
+	mv "$root.cpio.gz" "$out"
 	rm -rf "$root"
 	trap - EXIT
 }
 
 main() {
-	local out=${1:-$CACHE} m hash
+	local out=${1:-$CACHE} m hash lock_fd
 	(($# <= 1)) || die "usage: ${0##*/} [OUT]"
 	check_busybox
 	mkdir -p "$BUILD_VM"
@@ -109,6 +113,10 @@ main() {
 		module_closure "$m"
 	done
 	hash=$(inputs_hash "${MODS[@]}")
+
+	# Concurrent runs must not build the cache at the same time.
+	exec {lock_fd}>"$BUILD_VM/.initramfs.lock"
+	flock "$lock_fd"
 
 	if [[ -s $CACHE && -r $STAMP && $(<"$STAMP") == "$hash" ]]; then
 		log "initramfs up to date ($CACHE)"

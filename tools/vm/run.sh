@@ -34,30 +34,39 @@ usage() {
 	cat <<EOF
 Usage: ${0##*/} [OPTIONS] [--] SCRIPT [ARGS...]
 
-Boot the pinned kernel ($KVER) in QEMU/TCG and run SCRIPT with ARGS in the
-guest (as root, cwd = the current directory if visible in the guest, else
-the repo root).  SCRIPT must be on the host's root filesystem, not under
-/tmp, /run, /dev, /proc or /sys, which the guest mounts afresh.
+Boot the pinned kernel ($KVER) in QEMU/TCG and run SCRIPT ARGS... in
+the guest as root.  The guest's / is the host's / (read-only 9p) under a
+tmpfs overlay: every host path, the repo included, is the same in the
+guest, and guest writes are discarded at power-off.  The guest mounts its
+own /run, /dev, /proc, /sys (so SCRIPT must not live there) and a fresh
+/tmp (unless the repo or SCRIPT is under /tmp).  SCRIPT runs with cwd = the
+current directory (or the repo root if hidden), stdin = /dev/null, and
+RVT_GUEST=1, RVT_REPO, RVT_KVER in its environment; it need not be
+executable (then it is run with bash).
 
 Options:
-  --pci-testdev      add '-device pci-testdev' (a PCI parent for drivers)
-  --timeout SECS     kill the guest after SECS seconds (default 600)
-  --log FILE         serial console log (default build/vm/serial.log)
-  --append ARGS      extra kernel command line arguments
-  --mem MB           guest memory (default 2048)
-  --smp N            guest CPUs (default 2)
-  --show-dmesg       also stream the full kernel log dump at the end
-  -h, --help         this help
+  --pci-testdev    add '-device pci-testdev' (a PCI parent for drivers)
+  --timeout SECS   kill the guest after SECS seconds (default 600)
+  --log FILE       serial console log (default build/vm/serial.log; if
+                   another run holds it, build/vm/serial.PID.log)
+  --append ARGS    extra kernel command line arguments
+                   (rvt.trace=1 traces the guest's init script)
+  --mem MB         guest memory (default 2048)
+  --smp N          guest CPUs (default 2)
+  --show-dmesg     also stream the kernel log dump at the end
+  -h, --help       this help
 
-Exit status: the script's, or $EXIT_KERNEL_ERRORS if the guest kernel log
-has errors, $EXIT_TIMEOUT on timeout, $EXIT_NO_MARKER if the guest crashed
-or never finished.
+Exit status: SCRIPT's, if the guest kernel log is clean; otherwise
+$EXIT_KERNEL_ERRORS if the kernel log has errors (BUG, WARNING, Oops, slab
+corruption, hung task, ...: the lines are listed), $EXIT_TIMEOUT on timeout,
+$EXIT_NO_MARKER if the guest crashed or never finished; 2 on usage errors.
 EOF
 }
 
 PCI_TESTDEV=0
 TIMEOUT=600
 LOG=$BUILD_VM/serial.log
+LOG_IS_DEFAULT=1
 APPEND=
 MEM=2048
 SMP=2
@@ -80,7 +89,7 @@ parse_args() {
 		case $1 in
 		--pci-testdev) PCI_TESTDEV=1 ;;
 		--timeout) need_value "$1" $# && TIMEOUT=$2 && shift ;;
-		--log) need_value "$1" $# && LOG=$2 && shift ;;
+		--log) need_value "$1" $# && LOG=$2 && LOG_IS_DEFAULT=0 && shift ;;
 		--append) need_value "$1" $# && APPEND=$2 && shift ;;
 		--mem) need_value "$1" $# && MEM=$2 && shift ;;
 		--smp) need_value "$1" $# && SMP=$2 && shift ;;
@@ -101,10 +110,11 @@ parse_args() {
 }
 
 # The guest sees the host's / except for the filesystems it mounts itself.
+# (/tmp is kept when the repo or script is under it; see guest-init.)
 check_visible_in_guest() {
 	case $1 in
-	/tmp/* | /run/* | /dev/* | /proc/* | /sys/*)
-		die "$1 is not visible in the guest (it mounts its own /tmp, /run, /dev, /proc, /sys); put it in the repo"
+	/run/* | /dev/* | /proc/* | /sys/*)
+		die "$1 is not visible in the guest (it mounts its own /run, /dev, /proc, /sys); put it in the repo"
 		;;
 	esac
 }
@@ -190,6 +200,11 @@ indent() {
 	sed 's/^/    /'
 }
 
+# The console log as text: no CRs from the serial line, no NULs.
+clean_log() {
+	tr -d '\r\000' <"$LOG"
+}
+
 bad_regex() {
 	local IFS='|'
 	echo "${BAD_PATTERNS[*]}"
@@ -197,13 +212,13 @@ bad_regex() {
 
 # Print the lines of stdin that match a bad pattern.
 bad_lines() {
-	grep -E -- "$(bad_regex)" | grep -Ev -- "$IGNORE_PATTERN" || true
+	grep -aE -- "$(bad_regex)" | grep -avE -- "$IGNORE_PATTERN" || true
 }
 
 # The scanned part of the log: the dmesg dump plus anything the kernel
 # printed after the exit marker (during power-off).
 kernel_log_part() {
-	tr -d '\r' <"$LOG" | awk -v nonce="$NONCE" '
+	clean_log | awk -v nonce="$NONCE" '
 		$0 == "RVT-DMESG-BEGIN " nonce { on = 1; next }
 		$0 == "RVT-DMESG-END " nonce { on = 0; next }
 		$0 ~ "^RVT-GUEST-EXIT: [0-9]+ " nonce "$" { on = 1; next }
@@ -211,7 +226,7 @@ kernel_log_part() {
 }
 
 guest_status() {
-	tr -d '\r' <"$LOG" |
+	clean_log |
 		sed -n "s/^RVT-GUEST-EXIT: \([0-9]*\) $NONCE\$/\1/p" | tail -n 1
 }
 
@@ -223,8 +238,8 @@ report() {
 		if ((qemu_rc == 124)); then
 			echo "${0##*/}: timed out after ${TIMEOUT}s (QEMU killed)" >&2
 		fi
-		bad=$(tr -d '\r' <"$LOG" | grep -E "^RVT-INIT-ERROR|$(bad_regex)" |
-			grep -Ev -- "$IGNORE_PATTERN" || true)
+		bad=$(clean_log | grep -aE "^RVT-INIT-ERROR|$(bad_regex)" |
+			grep -avE -- "$IGNORE_PATTERN" || true)
 		if [[ -n $bad ]]; then
 			echo "${0##*/}: suspicious console lines:" >&2
 			indent <<<"$bad" | head -n 60 >&2
@@ -244,6 +259,24 @@ report() {
 	return "$status"
 }
 
+# Lock the log file so that concurrent runs cannot truncate each other's
+# log: a second run with the default log gets its own serial.PID.log.  The
+# lock fd is inherited by QEMU, so the lock lasts as long as the guest.
+lock_log() {
+	mkdir -p "$(dirname "$LOG")"
+	exec {LOG_FD}>>"$LOG"
+	if ! flock -n "$LOG_FD"; then
+		((LOG_IS_DEFAULT)) || die "$LOG is in use by another run"
+		exec {LOG_FD}>&-
+		LOG=$BUILD_VM/serial.$$.log
+		log "build/vm/serial.log is in use by another run; using $LOG"
+		exec {LOG_FD}>>"$LOG"
+		flock -n "$LOG_FD" || die "cannot lock $LOG"
+	fi
+	LOG=$(realpath "$LOG")
+	: >"$LOG"
+}
+
 cleanup() {
 	[[ -n ${QEMU_PID:-} ]] && kill "$QEMU_PID" 2>/dev/null
 	[[ -n ${JOB_DIR:-} ]] && rm -rf "$JOB_DIR"
@@ -254,8 +287,8 @@ main() {
 	local initrd job start qemu_rc=0 rc=0
 	parse_args "$@"
 	check_host
-	mkdir -p "$BUILD_VM" "$(dirname "$LOG")"
-	LOG=$(realpath "$LOG")
+	mkdir -p "$BUILD_VM"
+	lock_log
 	"$VM_DIR/mkinitramfs.sh"
 	initrd=$BUILD_VM/initramfs.cpio.gz
 
@@ -266,7 +299,6 @@ main() {
 	job=$JOB_DIR/job
 	write_job "$job"
 	qemu_command "$initrd" "$job"
-	: >"$LOG"
 
 	log "booting $KVER (timeout ${TIMEOUT}s, log $LOG)"
 	start=$SECONDS
