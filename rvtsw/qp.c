@@ -14,11 +14,13 @@
 static struct workqueue_struct *rvtsw_wq;
 
 /*
- * The send engine. Packets are delivered with the data path; until then a
- * scheduled send leaves the QP's send queue as it is.
+ * The send engine. RC and UC go through rdmavt's loopback engine; UD is
+ * not delivered yet and stays on the send queue.
  */
 static void rvtsw_do_send(struct rvt_qp *qp)
 {
+	if (qp->ibqp.qp_type == IB_QPT_RC || qp->ibqp.qp_type == IB_QPT_UC)
+		rvt_ruc_loopback(qp);
 }
 
 static void rvtsw_send_worker(struct work_struct *work)
