@@ -22,8 +22,9 @@
 #include "mcast.h"
 #include "mmap.h"
 #include "mr.h"
+#include "post.h"
 #include "qp.h"
-#include "pending.h"
+#include "srq.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("RDMA verbs software transport core");
@@ -106,6 +107,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.create_ah = rvt_create_ah,
 	.create_cq = rvt_create_cq,
 	.create_qp = rvt_create_qp,
+	.create_srq = rvt_create_srq,
 	.create_user_ah = rvt_create_ah,
 	.dealloc_pd = rvt_dealloc_pd,
 	.dealloc_ucontext = rvt_dealloc_ucontext,
@@ -113,6 +115,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.destroy_ah = rvt_destroy_ah,
 	.destroy_cq = rvt_destroy_cq,
 	.destroy_qp = rvt_destroy_qp,
+	.destroy_srq = rvt_destroy_srq,
 	.detach_mcast = rvt_detach_mcast,
 	.get_dma_mr = rvt_get_dma_mr,
 	.get_numa_node = rvt_get_numa_node,
@@ -123,14 +126,18 @@ static const struct ib_device_ops rvt_dev_ops = {
 	.modify_device = rvt_modify_device,
 	.modify_port = rvt_modify_port,
 	.modify_qp = rvt_modify_qp,
+	.modify_srq = rvt_modify_srq,
 	.poll_cq = rvt_poll_cq,
 	.post_recv = rvt_post_recv,
+	.post_send = rvt_post_send,
+	.post_srq_recv = rvt_post_srq_recv,
 	.query_ah = rvt_query_ah,
 	.query_device = rvt_query_device,
 	.query_gid = rvt_query_gid,
 	.query_pkey = rvt_query_pkey,
 	.query_port = rvt_query_port,
 	.query_qp = rvt_query_qp,
+	.query_srq = rvt_query_srq,
 	.reg_user_mr = rvt_reg_user_mr,
 	.req_notify_cq = rvt_req_notify_cq,
 	.resize_cq = rvt_resize_cq,
@@ -139,6 +146,7 @@ static const struct ib_device_ops rvt_dev_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_cq, rvt_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rvt_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, rvt_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, rvt_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rvt_ucontext, ibucontext),
 };
 
@@ -188,6 +196,9 @@ static const struct rvt_requirement rvt_requirements[] = {
 	RVT_NEEDS(destroy_qp, stop_send_queue),
 	RVT_NEEDS(destroy_qp, quiesce_qp),
 	RVT_NEEDS(query_qp, mtu_to_path_mtu),
+	RVT_NEEDS(post_send, schedule_send),
+	RVT_NEEDS(post_send, schedule_send_no_lock),
+	RVT_NEEDS(post_send, do_send),
 };
 
 static bool rvt_slot_set(const void *base, size_t offset)
@@ -246,6 +257,12 @@ static int rvt_check_driver(struct rvt_dev_info *rdi)
 		ibdev_err(&rdi->ibdev, "driver must set ops.port_groups\n");
 		return -EINVAL;
 	}
+	/* Our post_send checks requests against them; completions map. */
+	if (!rdi->ibdev.ops.post_send && (!rdi->post_parms || !rdi->wc_opcode)) {
+		ibdev_err(&rdi->ibdev,
+			  "driver must set post_parms and wc_opcode\n");
+		return -EINVAL;
+	}
 	return rvt_check_callbacks(rdi) ?: rvt_check_ports(rdi);
 }
 
@@ -295,12 +312,12 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	if (ret)
 		return ret;
 	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
-	ib_set_device_ops(&rdi->ibdev, &rvt_pending_ops);
 	rvt_driver_pd_init(rdi);
 	rvt_driver_cq_init(rdi);
 	rvt_mmap_init(rdi);
 	rvt_driver_ah_init(rdi);
 	rvt_driver_mcast_init(rdi);
+	rvt_driver_srq_init(rdi);
 	ret = rvt_driver_mr_init(rdi);
 	if (ret) {
 		rvt_qp_exit(rdi);
