@@ -93,6 +93,9 @@ static bool rvtsw_sq_step(struct rvt_qp *qp, rvtsw_xmit_t xmit,
 	status = xmit(qp, wqe);
 	spin_lock_irqsave(&qp->s_lock, *flags);
 
+	/* A reset meanwhile discards the request without a completion. */
+	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_OR_FLUSH_SEND))
+		return false;
 	rvt_send_complete(qp, wqe, status);
 	if (status != IB_WC_SUCCESS)
 		rvtsw_sq_error(qp, flags);

@@ -122,14 +122,26 @@ static int rvtsw_pkey_index(const struct rvtsw_datagram *dg,
 	}
 }
 
-/* IBTA's violation counters saturate; the port lock guards them. */
-static void rvtsw_count_violation(struct rvtsw_port *port, u16 *counter)
+/*
+ * Count what became of a datagram at @port; a key mismatch also in the
+ * IBTA violation counters, which saturate and which the port lock guards.
+ */
+static void rvtsw_count_outcome(struct rvtsw_port *port,
+				enum rvtsw_counter outcome)
 {
 	unsigned long flags;
+	u16 *violations;
 
+	rvtsw_count(port, outcome);
+	if (outcome == RVTSW_CNT_DROP_PKEY)
+		violations = &port->rvp.pkey_violations;
+	else if (outcome == RVTSW_CNT_DROP_QKEY)
+		violations = &port->rvp.qkey_violations;
+	else
+		return;
 	spin_lock_irqsave(&port->rvp.lock, flags);
-	if (*counter != U16_MAX)
-		(*counter)++;
+	if (*violations != U16_MAX)
+		(*violations)++;
 	spin_unlock_irqrestore(&port->rvp.lock, flags);
 }
 
@@ -164,13 +176,11 @@ static bool rvtsw_ud_accept(const struct rvtsw_datagram *dg,
 	}
 	index = rvtsw_pkey_index(dg, dport, dqp);
 	if (index < 0) {
-		rvtsw_count_violation(dport, &dport->rvp.pkey_violations);
 		*why = RVTSW_CNT_DROP_PKEY;
 		return false;
 	}
 	/* QP0 takes any Q_Key (IBTA 9.6.1.4.1). */
 	if (dqp->ibqp.qp_num != 0 && dg->qkey != dqp->qkey) {
-		rvtsw_count_violation(dport, &dport->rvp.qkey_violations);
 		*why = RVTSW_CNT_DROP_QKEY;
 		return false;
 	}
@@ -300,7 +310,7 @@ static void rvtsw_ud_receive(const struct rvtsw_datagram *dg,
 			rvtsw_ud_place(dg, dqp, &wc);
 	}
 	spin_unlock_irqrestore(&dqp->r_lock, flags);
-	rvtsw_count(dport, outcome);
+	rvtsw_count_outcome(dport, outcome);
 }
 
 static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg, u16 dlid)

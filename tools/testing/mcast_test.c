@@ -121,7 +121,7 @@ static void post_recv(struct endpoint *ep)
 
 	memset(ep->buf, 0xee, BUF);
 	if (ibv_post_recv(ep->qp, &wr, &bad))
-		die("%s: post_recv failed", ep->dev);
+		die("%s: posting a receive failed", ep->dev);
 }
 
 static int poll_one(struct endpoint *ep, struct ibv_wc *wc, int seconds)
@@ -163,7 +163,7 @@ static void send_to_group(struct endpoint *tx, const char *msg, uint16_t lid,
 	wr.wr.ud.remote_qkey = QKEY;
 	memcpy(tx->buf, msg, strlen(msg));
 	if (ibv_post_send(tx->qp, &wr, &bad))
-		die("post_send failed");
+		die("posting the send failed");
 	if (!poll_one(tx, &wc, 10) || wc.status != IBV_WC_SUCCESS)
 		die("no successful send completion");
 	ibv_destroy_ah(wr.wr.ud.ah);
