@@ -7,13 +7,14 @@
  * an iterator and enters an RCU read section, which stop() leaves, freeing
  * the iterator: nothing is held between two reads. To go on where the
  * previous read stopped, stop() remembers where the iterator stood (its
- * slot and the QPN there) and start() for the next position walks to the
- * first QP at or after that place. rdmavt keeps each bucket sorted by QPN,
- * so with QPs created and destroyed meanwhile, a QP present throughout a
- * read of the whole file appears in it exactly once. (On an rdmavt whose
- * chains are not sorted, a bucket holding several QPs may show one twice
- * or miss one when a read is split.) Any other position is found by
- * counting from the first QP.
+ * slot and the QPN there, or the end) and start() for the next position
+ * walks to the first QP at or after that place. rdmavt keeps each bucket
+ * sorted by QPN, so with QPs created and destroyed meanwhile, a QP present
+ * throughout a read of the whole file appears in it exactly once, and no
+ * QP twice. (On an rdmavt whose chains are not sorted, a bucket holding
+ * several QPs may show one twice or miss one when a read is split.)
+ * Position 0, and any position other than the remembered one (after a
+ * seek), is found by counting from the first QP.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -21,12 +22,15 @@
 
 static struct dentry *rvtsw_debugfs_root;
 
+/* The slot after every slot: where a read that reached the end stopped. */
+#define RVTSW_QP_SEQ_END INT_MAX
+
 /**
  * struct rvtsw_qp_seq - the state of one open qp_stats file
  * @rdi: the device
  * @iter: the iterator, from start() to stop() (the RCU read section)
  * @pos: the position whose QP @slot and @qpn describe
- * @slot: the iterator slot of that QP
+ * @slot: the iterator slot of that QP; RVTSW_QP_SEQ_END past the last one
  * @qpn: its QP number
  * @resume: @pos, @slot and @qpn describe where the last read stopped
  */
@@ -56,7 +60,7 @@ static bool rvtsw_qp_seq_seek(struct rvtsw_qp_seq *st, loff_t pos)
 
 	if (rvt_qp_iter_next(st->iter))
 		return false;
-	if (st->resume && pos == st->pos) {
+	if (pos && st->resume && pos == st->pos) {
 		while (rvtsw_qp_seq_before(st))
 			if (rvt_qp_iter_next(st->iter))
 				return false;
@@ -96,13 +100,15 @@ static void rvtsw_qp_seq_stop(struct seq_file *s, void *v)
 {
 	struct rvtsw_qp_seq *st = s->private;
 
-	st->resume = v && !IS_ERR(v);
-	if (st->resume) {
-		/* v is the QP at s->index, not shown yet or not completely. */
-		st->pos = s->index;
-		st->slot = st->iter->n;
-		st->qpn = st->iter->qp->ibqp.qp_num;
-	}
+	/*
+	 * v is the QP at s->index, not shown yet or not completely, or NULL
+	 * at the end: then a QP created since must not shift the count and
+	 * show one already seen.
+	 */
+	st->resume = st->iter && !IS_ERR(v);
+	st->pos = s->index;
+	st->slot = v ? st->iter->n : RVTSW_QP_SEQ_END;
+	st->qpn = v ? st->iter->qp->ibqp.qp_num : 0;
 	rcu_read_unlock();
 	kfree(st->iter);
 	st->iter = NULL;
