@@ -112,10 +112,11 @@ static int rvt_qp_iter_scan(struct rvt_qp_iter *iter, int n,
  * rvt_qp_iter_next - move an iterator to the next QP
  * @iter: the iterator, from rvt_qp_iter_init()
  *
- * Each port's QP0 and QP1 come first, then the QPs of the table in bucket
- * order. The caller must stay in one RCU read-side critical section from
- * the call that returned the current iter->qp to this one: the walk goes
- * on from that QP's chain link. A QP created meanwhile may or may not be
+ * The step for seq_file users (a debugfs file's start and next) and for
+ * rvt_qp_iter(). Each port's QP0 and QP1 come first, then the QPs of the
+ * table in bucket order. The caller must stay in one RCU read-side
+ * critical section from the call that returned the current iter->qp to
+ * this one: the walk goes on from that QP's chain link. A QP created meanwhile may or may not be
  * seen; one destroyed meanwhile is seen at most once.
  *
  * Context: within rcu_read_lock(); does not sleep.

@@ -63,6 +63,7 @@ main() {
 	host_step build-W1 build_clean
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch
 	host_step sparse "$REPO/tools/style.sh" sparse
+	host_step man-pages "$REPO/tools/testing/man_test.sh"
 	run_guest "$@"
 
 	if ((FAILED)); then
