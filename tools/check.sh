@@ -37,7 +37,7 @@ host_step() {
 
 build_clean() {
 	local out
-	out=$(make -C "$REPO" W=1 modules 2>&1) || { echo "$out"; return 1; }
+	out=$(make -C "$REPO" W=1 modules testmods 2>&1) || { echo "$out"; return 1; }
 	echo "$out"
 	! grep -E '(warning|error):' <<<"$out"
 }
@@ -65,6 +65,7 @@ main() {
 	host_step abi-check-selftest "$REPO/tools/testing/abi-check-test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch
 	host_step sparse "$REPO/tools/style.sh" sparse
+	host_step man-pages "$REPO/tools/testing/man_test.sh"
 	run_guest "$@"
 
 	if ((FAILED)); then
