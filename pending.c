@@ -6,7 +6,6 @@
  * them one by one, and this file goes away with the last of them.
  */
 #include <rdma/rdmavt_qp.h>
-#include <rdma/rdmavt_cq.h>
 #include "vt.h"
 #include "pending.h"
 
