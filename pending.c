@@ -6,7 +6,6 @@
  * them one by one, and this file goes away with the last of them.
  */
 #include <rdma/rdmavt_qp.h>
-#include <rdma/rdmavt_cq.h>
 #include "vt.h"
 #include "pending.h"
 
@@ -44,47 +43,6 @@ static int rvt_pending_post_recv(struct ib_qp *ibqp,
 	return -EOPNOTSUPP;
 }
 
-static int rvt_pending_create_cq(struct ib_cq *ibcq,
-				 const struct ib_cq_init_attr *attr,
-				 struct uverbs_attr_bundle *attrs)
-{
-	return -EOPNOTSUPP;
-}
-
-static int rvt_pending_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int rvt_pending_poll_cq(struct ib_cq *ibcq, int num_entries,
-			       struct ib_wc *wc)
-{
-	return -EOPNOTSUPP;
-}
-
-static int rvt_pending_req_notify_cq(struct ib_cq *ibcq,
-				     enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
-static struct ib_mr *rvt_pending_get_dma_mr(struct ib_pd *ibpd, int acc)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *rvt_pending_reg_user_mr(struct ib_pd *ibpd, u64 start,
-					     u64 length, u64 virt_addr,
-					     int acc, struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int rvt_pending_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
 /*
  * Applied after the implemented verbs with the IB core's fill-if-empty
  * rule, so a real implementation (ours or the driver's) always wins.
@@ -95,14 +53,6 @@ const struct ib_device_ops rvt_pending_ops = {
 	.destroy_qp = rvt_pending_destroy_qp,
 	.post_send = rvt_pending_post_send,
 	.post_recv = rvt_pending_post_recv,
-	.create_cq = rvt_pending_create_cq,
-	.destroy_cq = rvt_pending_destroy_cq,
-	.poll_cq = rvt_pending_poll_cq,
-	.req_notify_cq = rvt_pending_req_notify_cq,
-	.get_dma_mr = rvt_pending_get_dma_mr,
-	.reg_user_mr = rvt_pending_reg_user_mr,
-	.dereg_mr = rvt_pending_dereg_mr,
 
-	INIT_RDMA_OBJ_SIZE(ib_cq, rvt_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, rvt_qp, ibqp),
 };

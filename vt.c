@@ -17,7 +17,10 @@
  */
 #include <linux/tracepoint.h>
 #include "vt.h"
+#include "cq.h"
 #include "mcast.h"
+#include "mmap.h"
+#include "mr.h"
 #include "pending.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
@@ -94,21 +97,33 @@ EXPORT_SYMBOL(rvt_init_port);
 static const struct ib_device_ops rvt_dev_ops = {
 	.uverbs_abi_ver = RVT_UVERBS_ABI_VERSION,
 
+	.alloc_mr = rvt_alloc_mr,
 	.alloc_pd = rvt_alloc_pd,
 	.alloc_ucontext = rvt_alloc_ucontext,
 	.attach_mcast = rvt_attach_mcast,
+	.create_cq = rvt_create_cq,
 	.dealloc_pd = rvt_dealloc_pd,
 	.dealloc_ucontext = rvt_dealloc_ucontext,
+	.dereg_mr = rvt_dereg_mr,
+	.destroy_cq = rvt_destroy_cq,
 	.detach_mcast = rvt_detach_mcast,
+	.get_dma_mr = rvt_get_dma_mr,
 	.get_numa_node = rvt_get_numa_node,
 	.get_port_immutable = rvt_get_port_immutable,
+	.map_mr_sg = rvt_map_mr_sg,
+	.mmap = rvt_mmap,
 	.modify_device = rvt_modify_device,
 	.modify_port = rvt_modify_port,
+	.poll_cq = rvt_poll_cq,
 	.query_device = rvt_query_device,
 	.query_gid = rvt_query_gid,
 	.query_pkey = rvt_query_pkey,
 	.query_port = rvt_query_port,
+	.reg_user_mr = rvt_reg_user_mr,
+	.req_notify_cq = rvt_req_notify_cq,
+	.resize_cq = rvt_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_cq, rvt_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rvt_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rvt_ucontext, ibucontext),
 };
@@ -228,8 +243,9 @@ static void rvt_set_core_attrs(struct rvt_dev_info *rdi)
  * Verbs the driver implemented itself take precedence over rdmavt's.
  *
  * Context: process context; may sleep.
- * Return: 0, -EINVAL if the driver left out something rdmavt needs, or
- * the IB core's negative errno.
+ * Return: 0, -EINVAL if the driver left out something rdmavt needs,
+ * -ENOMEM if the lkey table cannot be allocated, or the IB core's
+ * negative errno.
  */
 int rvt_register_device(struct rvt_dev_info *rdi)
 {
@@ -245,12 +261,18 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	ib_set_device_ops(&rdi->ibdev, &rvt_pending_ops);
 	rvt_driver_pd_init(rdi);
 	rvt_driver_mcast_init(rdi);
+	rvt_driver_cq_init(rdi);
+	rvt_mmap_init(rdi);
+	ret = rvt_driver_mr_init(rdi);
+	if (ret)
+		return ret;
 	rvt_set_core_attrs(rdi);
 
 	ret = ib_register_device(&rdi->ibdev, dev_name(&rdi->ibdev.dev), NULL);
 	if (ret) {
 		ibdev_err(&rdi->ibdev, "IB core registration failed: %d\n",
 			  ret);
+		rvt_mr_exit(rdi);
 		return ret;
 	}
 	ibdev_info(&rdi->ibdev, "registered with rdmavt, %u port(s)\n",
@@ -275,9 +297,22 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 	if (!rdi)
 		return;
 	ib_unregister_device(&rdi->ibdev);
+	rvt_mr_exit(rdi);
 	groups = rvt_mcast_groups_left(rdi);
 	if (groups)
 		ibdev_err(&rdi->ibdev, "%u multicast group(s) leaked\n",
 			  groups);
 }
 EXPORT_SYMBOL(rvt_unregister_device);
+
+static int __init rvt_module_init(void)
+{
+	return rvt_cq_module_init();
+}
+module_init(rvt_module_init);
+
+static void __exit rvt_module_exit(void)
+{
+	rvt_cq_module_exit();
+}
+module_exit(rvt_module_exit);

@@ -27,6 +27,10 @@ static unsigned int max_pd = 4096;
 module_param(max_pd, uint, 0444);
 MODULE_PARM_DESC(max_pd, "Protection domains per device (default 4096)");
 
+static unsigned int max_cq = 131071;
+module_param(max_cq, uint, 0444);
+MODULE_PARM_DESC(max_cq, "Completion queues per device (default 131071)");
+
 static char *parent;
 module_param(parent, charp, 0444);
 MODULE_PARM_DESC(parent,
@@ -74,7 +78,7 @@ static void rvtsw_set_props(struct rvtsw_dev *dev)
 	props->max_send_sge = 96;
 	props->max_recv_sge = 96;
 	props->max_sge_rd = 96;
-	props->max_cq = 131071;
+	props->max_cq = max_cq;
 	props->max_cqe = 1048575;
 	props->max_pd = max_pd;
 	props->max_ah = 65535;
@@ -219,9 +223,10 @@ static int rvtsw_find_parent(void)
 static int rvtsw_check_params(void)
 {
 	if (devices < 1 || devices > RVTSW_MAX_DEVICES ||
-	    ports < 1 || ports > RVTSW_MAX_PORTS || max_pd < 1) {
-		pr_err(RVTSW_NAME ": devices=1-%d, ports=1-%d, max_pd>=1\n",
-		       RVTSW_MAX_DEVICES, RVTSW_MAX_PORTS);
+	    ports < 1 || ports > RVTSW_MAX_PORTS || max_pd < 1 ||
+	    max_cq < 1 || max_cq > INT_MAX) {
+		pr_err(RVTSW_NAME ": devices=1-%d, ports=1-%d, max_pd>=1, max_cq=1-%d\n",
+		       RVTSW_MAX_DEVICES, RVTSW_MAX_PORTS, INT_MAX);
 		return -EINVAL;
 	}
 	return 0;

@@ -1,0 +1,128 @@
+"""Raw uverbs write() commands, for tests that need what libibverbs hides.
+
+The provider always gives the kernel room for an mmap cookie and maps
+each ring exactly once; these helpers let a test choose the response
+size, map a cookie twice, map it from another context, or keep a ring
+mapped after its CQ is gone.
+"""
+import ctypes
+import errno
+import mmap
+import os
+import struct
+
+CMD_GET_CONTEXT = 0
+CMD_ALLOC_PD = 3
+CMD_DEALLOC_PD = 4
+CMD_REG_MR = 9
+CMD_DEREG_MR = 13
+CMD_CREATE_CQ = 18
+CMD_RESIZE_CQ = 19
+CMD_DESTROY_CQ = 20
+CMD_POLL_CQ = 21
+CMD_REQ_NOTIFY_CQ = 23
+
+UVERBS_WC_SIZE = 48     # struct ib_uverbs_wc
+CQ_RING_HEADER = 8      # struct rvt_cq_wc: u32 head, u32 tail
+PAGE = mmap.PAGESIZE
+
+
+def cq_ring_bytes(cqe):
+    """Bytes of a user CQ ring of cqe entries (cqe + 1 slots)."""
+    return CQ_RING_HEADER + UVERBS_WC_SIZE * (cqe + 1)
+
+
+def page_align(n):
+    return (n + PAGE - 1) // PAGE * PAGE
+
+
+class Uverbs:
+    """One open of a uverbs device with its own user context."""
+
+    def __init__(self, path="/dev/infiniband/uverbs0"):
+        self.fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+        resp = self._cmd(CMD_GET_CONTEXT, b"", 8)
+        async_fd, self.num_comp_vectors = struct.unpack("<II", resp)
+        os.close(async_fd)
+
+    def close(self):
+        os.close(self.fd)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _cmd(self, command, body, out_len, with_response=True):
+        """Send a write() command; return its response bytes."""
+        buf = ctypes.create_string_buffer(max(out_len, 8))
+        if with_response:
+            body = struct.pack("<Q", ctypes.addressof(buf)) + body
+        in_len = 8 + len(body)
+        hdr = struct.pack("<IHH", command, in_len // 4, out_len // 4)
+        os.write(self.fd, hdr + body)
+        return buf.raw[:out_len]
+
+    def alloc_pd(self):
+        return struct.unpack("<I", self._cmd(CMD_ALLOC_PD, b"", 4))[0]
+
+    def dealloc_pd(self, pd):
+        self._cmd(CMD_DEALLOC_PD, struct.pack("<I", pd), 0, False)
+
+    def reg_mr(self, pd, start, length, iova, access):
+        """Return (handle, lkey, rkey)."""
+        body = struct.pack("<QQQII", start, length, iova, pd, access)
+        return struct.unpack("<III", self._cmd(CMD_REG_MR, body, 12))
+
+    def dereg_mr(self, mr):
+        self._cmd(CMD_DEREG_MR, struct.pack("<I", mr), 0, False)
+
+    def create_cq(self, cqe, driver_out=8, comp_vector=0):
+        """Return (handle, cqe, cookie); cookie is None without driver_out."""
+        body = struct.pack("<QIIiI", 0, cqe, comp_vector, -1, 0)
+        resp = self._cmd(CMD_CREATE_CQ, body, 8 + driver_out)
+        handle, got = struct.unpack_from("<II", resp)
+        cookie = struct.unpack_from("<Q", resp, 8)[0] if driver_out >= 8 \
+            else None
+        return handle, got, cookie
+
+    def resize_cq(self, cq, cqe, driver_out=8):
+        """Return (cqe, cookie)."""
+        resp = self._cmd(CMD_RESIZE_CQ, struct.pack("<II", cq, cqe),
+                         8 + driver_out)
+        got = struct.unpack_from("<I", resp)[0]
+        cookie = struct.unpack_from("<Q", resp, 8)[0] if driver_out >= 8 \
+            else None
+        return got, cookie
+
+    def destroy_cq(self, cq):
+        self._cmd(CMD_DESTROY_CQ, struct.pack("<II", cq, 0), 8)
+
+    def poll_cq(self, cq, ne):
+        """Poll through the kernel; return the count."""
+        resp = self._cmd(CMD_POLL_CQ, struct.pack("<II", cq, ne),
+                         8 + UVERBS_WC_SIZE * ne)
+        return struct.unpack_from("<I", resp)[0]
+
+    def req_notify_cq(self, cq, solicited_only=False):
+        self._cmd(CMD_REQ_NOTIFY_CQ,
+                  struct.pack("<II", cq, int(solicited_only)), 0, False)
+
+    def map(self, cookie, length):
+        return mmap.mmap(self.fd, length, mmap.MAP_SHARED,
+                         mmap.PROT_READ | mmap.PROT_WRITE, offset=cookie)
+
+
+def expect_errno(want, func, *args):
+    """Call func(*args); it must fail with OSError errno want."""
+    try:
+        func(*args)
+    except OSError as err:
+        if err.errno != want:
+            raise AssertionError(
+                f"{func.__name__}{args}: {errno.errorcode.get(err.errno)}, "
+                f"want {errno.errorcode[want]}") from err
+        return
+    raise AssertionError(f"{func.__name__}{args} succeeded, "
+                         f"want {errno.errorcode[want]}")
