@@ -10,10 +10,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 DEV=rvtsw_0
 ITERS=200
 
-declare -A KNOWN_DIFF=(
-	[hostile-rq]="upstream takes the SGE count and head index of a user ring as they are"
-)
-
 user_test() { (cd "$TESTING_DIR" && "$PY" dp_user_test.py "$DEV" "$@"); }
 
 listening() { ss -Hltn 'sport = :18515' | grep -q .; }
@@ -39,22 +35,6 @@ pingpong() {
 	return "$rc"
 }
 
-# run_known NAME CMD...: like t, but a failure on the distro core in a
-# test with a known difference is reported with its reason.
-run_known() {
-	local name=$1 out rc=0
-	shift
-	out=$("$@" 2>&1) || rc=$?
-	[[ -z $out ]] || printf '%s\n' "$out" | indent
-	if ((rc == 0)); then
-		pass "$name"
-	elif [[ $RVT_CORE != ours && -n ${KNOWN_DIFF[$name]:-} ]]; then
-		result PASS "$name" "known difference: ${KNOWN_DIFF[$name]}"
-	else
-		fail "$name" "exit status $rc"
-	fi
-}
-
 t load load_rvtsw
 t rc-pingpong pingpong ibv_rc_pingpong -c
 t rc-pingpong-64k-events pingpong ibv_rc_pingpong -c -e -s 65536
@@ -63,5 +43,6 @@ t srq-pingpong pingpong ibv_srq_pingpong -c -q 4
 t rc-ops user_test rc-ops
 t errors user_test errors
 t srq user_test srq
-run_known hostile-rq user_test hostile-rq
+known_on_distro "upstream takes a user ring's SGE count and head index as they are" \
+	hostile-rq user_test hostile-rq
 t unload unload_all
