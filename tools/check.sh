@@ -66,7 +66,7 @@ run_guest() {
 main() {
 	mkdir -p "$OUT"
 	host_step build-W1 build_clean
-	host_step abi-check "$REPO/tools/abi-check" --allow-missing
+	host_step abi-check "$REPO/tools/abi-check"
 	host_step abi-check-selftest "$REPO/tools/testing/abi-check-test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch
 	host_step sparse "$REPO/tools/style.sh" sparse

@@ -1245,6 +1245,7 @@ out:
 /* A QP connected to itself: both ends' locks are one QP's. */
 static void test_self(void)
 {
+	struct ib_qp_attr reset = { .qp_state = IB_QPS_RESET };
 	struct dpt_opts o = opts(IB_QPT_RC);
 	const char *why = "setup";
 	struct dpt_pair p;
@@ -1256,8 +1257,7 @@ static void test_self(void)
 	if (buf_alloc(&buf) || pair_create(&p, &o))
 		goto out;
 	why = "reconnect to itself";
-	if (ib_modify_qp(p.a, &(struct ib_qp_attr){ .qp_state = IB_QPS_RESET },
-			 IB_QP_STATE) ||
+	if (ib_modify_qp(p.a, &reset, IB_QP_STATE) ||
 	    to_init(p.a, FULL_ACCESS) || to_rtr(p.a, p.a->qp_num, &o) ||
 	    to_rts(p.a, &o))
 		goto out_pair;
