@@ -21,6 +21,18 @@
 /* s_max_sge and r_rq.max_sge are u8. */
 #define RVT_MAX_SGE U8_MAX
 
+/**
+ * rvt_check_qp_type - whether rdmavt supports a QP type as asked
+ * @rdi: the device
+ * @init_attr: the creation attributes
+ * @udata: non-NULL for a user QP
+ *
+ * QP0 and QP1 are kernel QPs of a valid port.
+ *
+ * Context: any.
+ * Return: 0, -EINVAL for an SMI/GSI QP from userspace or without a valid
+ * port, -EOPNOTSUPP for a type other than RC, UC, UD, SMI and GSI.
+ */
 static int rvt_check_qp_type(struct rvt_dev_info *rdi,
 			     struct ib_qp_init_attr *init_attr,
 			     struct ib_udata *udata)
@@ -41,6 +53,17 @@ static int rvt_check_qp_type(struct rvt_dev_info *rdi,
 	}
 }
 
+/**
+ * rvt_check_qp_caps - check the queue sizes asked for
+ * @rdi: the device
+ * @init_attr: the creation attributes
+ *
+ * Receive queue sizes do not matter with an SRQ.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for a size beyond the device's limits or a QP with
+ * no queue at all.
+ */
 static int rvt_check_qp_caps(struct rvt_dev_info *rdi,
 			     struct ib_qp_init_attr *init_attr)
 {
@@ -63,6 +86,15 @@ static int rvt_check_qp_caps(struct rvt_dev_info *rdi,
 	return 0;
 }
 
+/**
+ * rvt_check_qp_init_attr - check everything create_qp is asked for
+ * @rdi: the device
+ * @init_attr: the creation attributes
+ * @udata: non-NULL for a user QP
+ *
+ * Context: any.
+ * Return: 0, -EINVAL or -EOPNOTSUPP (see rvt_create_qp()).
+ */
 static int rvt_check_qp_init_attr(struct rvt_dev_info *rdi,
 				  struct ib_qp_init_attr *init_attr,
 				  struct ib_udata *udata)
@@ -80,7 +112,15 @@ static int rvt_check_qp_init_attr(struct rvt_dev_info *rdi,
 	return rvt_check_qp_caps(rdi, init_attr);
 }
 
-/* Count a new QP against max_qp; RC QPs also stretch the retry timeouts. */
+/**
+ * rvt_count_qp - count a new QP against props.max_qp
+ * @rdi: the device
+ * @type: the QP's type; RC QPs also stretch the retry timeouts
+ *	  (busy_jiffies grows by one every RC_QP_SCALING_INTERVAL RC QPs)
+ *
+ * Context: process context; takes n_qps_lock.
+ * Return: 0, or -ENOMEM if the device has max_qp QPs already.
+ */
 static int rvt_count_qp(struct rvt_dev_info *rdi, enum ib_qp_type type)
 {
 	int ret = 0;
@@ -100,6 +140,13 @@ static int rvt_count_qp(struct rvt_dev_info *rdi, enum ib_qp_type type)
 	return ret;
 }
 
+/**
+ * rvt_uncount_qp - undo rvt_count_qp()
+ * @rdi: the device
+ * @type: the QP's type
+ *
+ * Context: process context; takes n_qps_lock.
+ */
 static void rvt_uncount_qp(struct rvt_dev_info *rdi, enum ib_qp_type type)
 {
 	spin_lock(&rdi->n_qps_lock);
@@ -131,7 +178,14 @@ static u8 get_allowed_ops(enum ib_qp_type type)
 	}
 }
 
-/* What the IB core leaves zeroed and the first reset does not set. */
+/**
+ * rvt_setup_qp - initialise what the IB core leaves zeroed and no reset
+ *		  touches: locks, reference count, wait queue, timers, type
+ * @qp: the new QP
+ * @init_attr: its creation attributes
+ *
+ * Context: process context, before the QP is visible to anyone.
+ */
 static void rvt_setup_qp(struct rvt_qp *qp, struct ib_qp_init_attr *init_attr)
 {
 	spin_lock_init(&qp->r_lock);
@@ -189,9 +243,20 @@ static void free_ud_wq_attr(struct rvt_qp *qp)
 	kvfree(rvt_get_swqe_ptr(qp, 0)->ud_wr.attr);
 }
 
-/*
- * The send queue: max_send_wr requests plus the driver's reserved
+/**
+ * rvt_alloc_sq - allocate a QP's send side
+ * @rdi: the device
+ * @qp: the QP
+ * @init_attr: its creation attributes
+ *
+ * The send queue holds max_send_wr requests plus the driver's reserved
  * operations, plus the slot that tells a full ring from an empty one.
+ * Datagram QPs get room for an address vector per entry, RC QPs their
+ * queue of RDMA read and atomic responses (rvt_max_atomic() entries).
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM; what was allocated is freed by
+ * rvt_free_qp_queues().
  */
 static int rvt_alloc_sq(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			struct ib_qp_init_attr *init_attr)
@@ -221,9 +286,19 @@ static int rvt_alloc_sq(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	return 0;
 }
 
-/*
+/**
+ * rvt_alloc_qp_rq - allocate a QP's receive side
+ * @rdi: the device
+ * @qp: the QP
+ * @init_attr: its creation attributes
+ * @udata: non-NULL for a user QP, whose ring the process maps
+ *
  * The receive queue, unless an SRQ stands in for it, and the SGE list the
- * receive path validates a request into (r_sge.sge holds the first).
+ * receive path validates a request into.
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM; what was allocated is freed by
+ * rvt_free_qp_queues().
  */
 static int rvt_alloc_qp_rq(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			   struct ib_qp_init_attr *init_attr,
@@ -247,7 +322,16 @@ static int rvt_alloc_qp_rq(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	return qp->r_sg_list ? 0 : -ENOMEM;
 }
 
-/* Undo rvt_alloc_sq() and rvt_alloc_qp_rq(), however far they got. */
+/**
+ * rvt_free_qp_queues - free what rvt_alloc_sq() and rvt_alloc_qp_rq()
+ *			allocated, however far they got
+ * @qp: the QP
+ *
+ * A user receive ring handed to the mmap machinery is only released: it
+ * lives on until the process unmaps it.
+ *
+ * Context: process context.
+ */
 static void rvt_free_qp_queues(struct rvt_qp *qp)
 {
 	free_ud_wq_attr(qp);
@@ -266,7 +350,18 @@ static void rvt_free_qp_queues(struct rvt_qp *qp)
 	rvt_free_rq(&qp->r_rq);
 }
 
-/* The QP number, and the port that QP0 and QP1 belong to. */
+/**
+ * rvt_assign_qpn - give a new QP its number, and QP0/QP1 their port
+ * @rdi: the device
+ * @qp: the QP
+ * @init_attr: its creation attributes
+ *
+ * Other types get their port from the RESET->INIT transition; a valid
+ * port in @init_attr is only recorded for query_qp.
+ *
+ * Context: process context.
+ * Return: 0 or rvt_alloc_qpn()'s errno.
+ */
 static int rvt_assign_qpn(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			  struct ib_qp_init_attr *init_attr)
 {
@@ -285,9 +380,18 @@ static int rvt_assign_qpn(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	return 0;
 }
 
-/*
- * A user QP's receive ring is mapped by the process at the offset returned
- * in the driver part of the response (0: no ring, the QP uses an SRQ).
+/**
+ * rvt_qp_user_response - tell the process where to map its receive ring
+ * @rdi: the device
+ * @qp: a user QP, complete but not yet published
+ * @udata: the create_qp response
+ *
+ * The driver part of the response is the u64 mmap offset of the ring, or
+ * 0 when the QP uses an SRQ and has no ring.
+ *
+ * Context: process context.
+ * Return: 0; -EINVAL if the response has no room for the offset of a ring
+ * the process would then be unable to map; -ENOMEM; or -EFAULT.
  */
 static int rvt_qp_user_response(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 				struct ib_udata *udata)
@@ -317,7 +421,17 @@ static int rvt_qp_user_response(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	return ib_copy_to_udata(udata, &offset, sizeof(offset));
 }
 
-/* Everything after the checks and the count: memory, driver, number. */
+/**
+ * rvt_build_qp - everything create_qp does after the checks and the count
+ * @rdi: the device
+ * @qp: the QP
+ * @init_attr: its creation attributes
+ * @udata: the process's request and response, or NULL
+ *
+ * Context: process context; may sleep.
+ * Return: 0 with the QP complete, or an errno with nothing left
+ * allocated.
+ */
 static int rvt_build_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			struct ib_qp_init_attr *init_attr,
 			struct ib_udata *udata)

@@ -30,6 +30,15 @@
 #include "qp.h"
 #include "vt.h"
 
+/**
+ * rvt_qp_iter_setup - set an iterator before the first QP
+ * @iter: the iterator
+ * @rdi: the device
+ * @v: the caller's value
+ * @cb: the caller's callback, or NULL
+ *
+ * Context: any.
+ */
 static void rvt_qp_iter_setup(struct rvt_qp_iter *iter,
 			      struct rvt_dev_info *rdi, u64 v,
 			      void (*cb)(struct rvt_qp *qp, u64 v))
@@ -73,7 +82,16 @@ struct rvt_qp_iter *rvt_qp_iter_init(struct rvt_dev_info *rdi,
 }
 EXPORT_SYMBOL(rvt_qp_iter_init);
 
-/* Settle on @qp in slot @n, or on the first QP of a later slot. */
+/**
+ * rvt_qp_iter_scan - settle an iterator on a QP
+ * @iter: the iterator
+ * @n: the slot to look in
+ * @qp: the QP of slot @n to settle on, or NULL to take the first QP of
+ *	slot @n or of a later slot
+ *
+ * Context: within an RCU read-side critical section.
+ * Return: 0 with iter->qp and iter->n set, or 1 past the last slot.
+ */
 static int rvt_qp_iter_scan(struct rvt_qp_iter *iter, int n,
 			    struct rvt_qp *qp)
 	__must_hold(RCU)
@@ -94,10 +112,11 @@ static int rvt_qp_iter_scan(struct rvt_qp_iter *iter, int n,
  * rvt_qp_iter_next - move an iterator to the next QP
  * @iter: the iterator, from rvt_qp_iter_init()
  *
- * Each port's QP0 and QP1 come first, then the QPs of the table in bucket
- * order. The caller must stay in one RCU read-side critical section from
- * the call that returned the current iter->qp to this one: the walk goes
- * on from that QP's chain link. A QP created meanwhile may or may not be
+ * The step for seq_file users (a debugfs file's start and next) and for
+ * rvt_qp_iter(). Each port's QP0 and QP1 come first, then the QPs of the
+ * table in bucket order. The caller must stay in one RCU read-side
+ * critical section from the call that returned the current iter->qp to
+ * this one: the walk goes on from that QP's chain link. A QP created meanwhile may or may not be
  * seen; one destroyed meanwhile is seen at most once.
  *
  * Context: within rcu_read_lock(); does not sleep.
@@ -121,10 +140,15 @@ int rvt_qp_iter_next(struct rvt_qp_iter *iter)
 }
 EXPORT_SYMBOL(rvt_qp_iter_next);
 
-/*
- * Like rvt_qp_iter_next(), for an iterator whose QP was pinned by a
- * reference across the RCU read lock being dropped: its chain link may be
- * stale, so look for its successor by number instead.
+/**
+ * rvt_qp_iter_resume - move to the next QP after the read lock was dropped
+ * @iter: an iterator whose QP was pinned by a reference meanwhile
+ *
+ * Like rvt_qp_iter_next(), but the QP's chain link may be stale: it may
+ * have been taken out of the table, so its successor is found by number.
+ *
+ * Context: within an RCU read-side critical section.
+ * Return: 0 with iter->qp and iter->n set, or 1 when there are no more.
  */
 static int rvt_qp_iter_resume(struct rvt_qp_iter *iter)
 	__must_hold(RCU)
@@ -182,6 +206,13 @@ void rvt_qp_iter(struct rvt_dev_info *rdi,
 }
 EXPORT_SYMBOL(rvt_qp_iter);
 
+/**
+ * rvt_free_qp_cb - rvt_qp_iter() callback of rvt_free_all_qps()
+ * @qp: a QP left in the table of an unregistered device
+ * @v: the address of the count of QPs reset, as a u64
+ *
+ * Context: process context; sleeps.
+ */
 static void rvt_free_qp_cb(struct rvt_qp *qp, u64 v)
 {
 	unsigned int *reset = (unsigned int *)(uintptr_t)v;

@@ -34,7 +34,15 @@ struct rvt_modify {
 	bool migrate;
 };
 
-/* An address vector for the QP's path: a valid unicast destination. */
+/**
+ * rvt_check_qp_av - check an address vector for a QP path
+ * @rdi: the device
+ * @ah_attr: the primary or alternate path's address vector
+ *
+ * Context: any (the port query does not sleep).
+ * Return: 0, or -EINVAL (or the driver's errno) unless it passes
+ * rvt_check_ah() and names a unicast LID.
+ */
 static int rvt_check_qp_av(struct rvt_dev_info *rdi,
 			   struct rdma_ah_attr *ah_attr)
 {
@@ -49,6 +57,19 @@ static int rvt_check_qp_av(struct rvt_dev_info *rdi,
 	return dlid >= be16_to_cpu(IB_MULTICAST_LID_BASE) ? -EINVAL : 0;
 }
 
+/**
+ * rvt_check_path - check the path attributes of a modification
+ * @rdi: the device
+ * @qp: the QP
+ * @attr: the new values
+ * @mask: which of them to use
+ * @m: where the driver's path MTU goes
+ *
+ * Port, P_Key indices, address vectors, alternate timeout and path MTU.
+ *
+ * Context: QP locks held.
+ * Return: 0 or -EINVAL.
+ */
 static int rvt_check_path(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			  struct ib_qp_attr *attr, int mask,
 			  struct rvt_modify *m)
@@ -76,6 +97,17 @@ static int rvt_check_path(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	return 0;
 }
 
+/**
+ * rvt_check_transport - check the transport attributes of a modification
+ * @rdi: the device
+ * @attr: the new values
+ * @mask: which of them to use
+ *
+ * Destination QPN, access flags, timers, retry counts, rd_atomic limits.
+ *
+ * Context: any.
+ * Return: 0 or -EINVAL.
+ */
 static int rvt_check_transport(struct rvt_dev_info *rdi,
 			       struct ib_qp_attr *attr, int mask)
 {
@@ -105,10 +137,19 @@ static int rvt_check_transport(struct rvt_dev_info *rdi,
 	return 0;
 }
 
-/*
- * Automatic path migration: the consumer may rearm a migrated QP (which
- * then waits for the driver to arm it with a loaded alternate path), or
- * force an armed QP onto its alternate path.
+/**
+ * rvt_check_mig_state - check a path migration state change
+ * @qp: the QP
+ * @attr: the new values
+ * @mask: which of them to use
+ * @m: the transition; @m->migrate is set if the QP is to migrate
+ *
+ * The consumer may rearm a migrated QP in RTS (the driver arms it once the
+ * alternate path is loaded), or force an armed QP in RTS or SQD onto its
+ * alternate path; ARMED is the device's to set.
+ *
+ * Context: QP locks held.
+ * Return: 0 or -EINVAL.
  */
 static int rvt_check_mig_state(struct rvt_qp *qp, struct ib_qp_attr *attr,
 			       int mask, struct rvt_modify *m)
@@ -131,6 +172,18 @@ static int rvt_check_mig_state(struct rvt_qp *qp, struct ib_qp_attr *attr,
 	}
 }
 
+/**
+ * rvt_check_modify - check a whole modification before anything changes
+ * @rdi: the device
+ * @qp: the QP
+ * @attr: the new values
+ * @mask: which of them to use
+ * @udata: the process's request, for the driver's check
+ * @m: filled with the transition and what the checks worked out
+ *
+ * Context: QP locks held.
+ * Return: 0, -EINVAL, or the driver's errno.
+ */
 static int rvt_check_modify(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			    struct ib_qp_attr *attr, int mask,
 			    struct ib_udata *udata, struct rvt_modify *m)
@@ -158,7 +211,20 @@ static int rvt_check_modify(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	return 0;
 }
 
-/* Returns whether IB_EVENT_QP_LAST_WQE_REACHED is due. */
+/**
+ * rvt_enter_state - make a checked transition
+ * @rdi: the device
+ * @qp: the QP
+ * @m: the transition
+ *
+ * Entering RESET resets the QP (dropping and retaking its locks), ERR
+ * flushes it, RTR re-enables COMM_EST, SQD notes whether the send queue
+ * is still draining; requests posted while sending was suspended are
+ * scheduled on the way back to RTS.
+ *
+ * Context: QP locks held; process context for RESET.
+ * Return: 1 if IB_EVENT_QP_LAST_WQE_REACHED is due, else 0.
+ */
 static int rvt_enter_state(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			   const struct rvt_modify *m)
 {
@@ -187,7 +253,12 @@ static int rvt_enter_state(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	return 0;
 }
 
-/* The alternate path becomes the primary one. */
+/**
+ * rvt_migrate - make the alternate path the primary one
+ * @qp: an armed QP
+ *
+ * Context: QP locks held.
+ */
 static void rvt_migrate(struct rvt_qp *qp)
 {
 	rdma_replace_ah_attr(&qp->remote_ah_attr, &qp->alt_ah_attr);
@@ -195,6 +266,16 @@ static void rvt_migrate(struct rvt_qp *qp)
 	qp->s_pkey_index = qp->s_alt_pkey_index;
 }
 
+/**
+ * rvt_set_path - apply checked path attributes
+ * @rdi: the device
+ * @qp: the QP
+ * @attr: the new values
+ * @mask: which of them to use
+ * @m: the transition and the driver's path MTU
+ *
+ * Context: QP locks held.
+ */
 static void rvt_set_path(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			 struct ib_qp_attr *attr, int mask,
 			 const struct rvt_modify *m)
@@ -229,6 +310,17 @@ static void rvt_set_path(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	}
 }
 
+/**
+ * rvt_set_psns - apply new packet sequence numbers
+ * @rdi: the device; its psn_modify_mask applies
+ * @qp: the QP
+ * @attr: the new values
+ * @mask: which of them to use
+ *
+ * A new send PSN restarts every send-side PSN from it.
+ *
+ * Context: QP locks held.
+ */
 static void rvt_set_psns(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			 struct ib_qp_attr *attr, int mask)
 {
@@ -245,6 +337,14 @@ static void rvt_set_psns(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 		qp->r_psn = attr->rq_psn & psn_mask;
 }
 
+/**
+ * rvt_set_transport - apply checked transport attributes
+ * @qp: the QP
+ * @attr: the new values
+ * @mask: which of them to use
+ *
+ * Context: QP locks held.
+ */
 static void rvt_set_transport(struct rvt_qp *qp, struct ib_qp_attr *attr,
 			      int mask)
 {

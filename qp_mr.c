@@ -101,6 +101,12 @@ void rvt_qp_mr_clean(struct rvt_qp *qp, u32 lkey)
 		rvt_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
 }
 
+/**
+ * rvt_put_sends - drop the references of every uncompleted send request
+ * @qp: a QP being reset
+ *
+ * Context: QP locks held.
+ */
 static void rvt_put_sends(struct rvt_qp *qp)
 {
 	u32 last;
@@ -116,6 +122,12 @@ static void rvt_put_sends(struct rvt_qp *qp)
 	}
 }
 
+/**
+ * rvt_put_acks - drop the references of queued RDMA read responses
+ * @qp: the QP
+ *
+ * Context: s_lock held.
+ */
 static void rvt_put_acks(struct rvt_qp *qp)
 {
 	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);

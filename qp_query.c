@@ -5,6 +5,14 @@
 #include "vt.h"
 #include "qp.h"
 
+/**
+ * rvt_query_caps - a QP's queue sizes as the consumer asked for them
+ * @rdi: the device
+ * @qp: the QP
+ * @cap: filled in
+ *
+ * Context: any.
+ */
 static void rvt_query_caps(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			   struct ib_qp_cap *cap)
 {
@@ -16,6 +24,14 @@ static void rvt_query_caps(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	cap->max_inline_data = 0;
 }
 
+/**
+ * rvt_query_path - a QP's path attributes
+ * @rdi: the device
+ * @qp: the QP
+ * @attr: filled in
+ *
+ * Context: any.
+ */
 static void rvt_query_path(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			   struct ib_qp_attr *attr)
 {
@@ -31,6 +47,14 @@ static void rvt_query_path(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	attr->alt_timeout = qp->alt_timeout;
 }
 
+/**
+ * rvt_query_transport - a QP's transport attributes
+ * @rdi: the device; its psn_mask applies to the PSNs
+ * @qp: the QP
+ * @attr: filled in
+ *
+ * Context: any.
+ */
 static void rvt_query_transport(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 				struct ib_qp_attr *attr)
 {
@@ -50,6 +74,14 @@ static void rvt_query_transport(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	attr->rnr_retry = qp->s_rnr_retry_cnt;
 }
 
+/**
+ * rvt_query_init_attr - a QP's creation attributes
+ * @qp: the QP
+ * @init_attr: filled in
+ * @cap: its queue sizes, from rvt_query_caps()
+ *
+ * Context: any.
+ */
 static void rvt_query_init_attr(struct rvt_qp *qp,
 				struct ib_qp_init_attr *init_attr,
 				const struct ib_qp_cap *cap)

@@ -77,12 +77,26 @@ fail:
 	return -ENOMEM;
 }
 
+/**
+ * rvt_rq_next - the ring index after another
+ * @rq: the receive queue
+ * @index: an index below rq->size
+ *
+ * Context: any.
+ * Return: @index + 1, wrapped.
+ */
 static u32 rvt_rq_next(struct rvt_rq *rq, u32 index)
 {
 	return index + 1 >= rq->size ? 0 : index + 1;
 }
 
-/* Complete a receive request with a flush error. */
+/**
+ * rvt_flush_recv_wr - complete a receive request with a flush error
+ * @qp: the QP
+ * @wr_id: the request's ID
+ *
+ * Context: any; p_lock or c_lock held.
+ */
 static void rvt_flush_recv_wr(struct rvt_qp *qp, u64 wr_id)
 {
 	struct ib_wc wc = {
@@ -96,7 +110,16 @@ static void rvt_flush_recv_wr(struct rvt_qp *qp, u64 wr_id)
 		rvt_cq_enter(ibcq_to_rvtcq(qp->ibqp.recv_cq), &wc, true);
 }
 
-/* Put one request on the ring, or complete it at once in ERR. */
+/**
+ * rvt_post_one_recv - put one receive request on a kernel QP's ring
+ * @qp: the QP
+ * @wr: the request
+ *
+ * In ERR the request is completed at once with a flush error instead.
+ *
+ * Context: any; takes p_lock with interrupts saved.
+ * Return: 0, -EINVAL for too many SGEs, -ENOMEM if the ring is full.
+ */
 static int rvt_post_one_recv(struct rvt_qp *qp, const struct ib_recv_wr *wr)
 {
 	struct rvt_rq *rq = &qp->r_rq;
@@ -171,7 +194,17 @@ int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return ret;
 }
 
-/* The ring's indices, made safe to use whatever a process wrote there. */
+/**
+ * rvt_rq_indices - read a receive ring's head and tail
+ * @qp: the QP
+ * @head: where the producer's index goes
+ * @tail: where the consumer's index goes
+ *
+ * A user ring's indices are whatever the process wrote there: one out of
+ * range is taken as 0, so no entry outside the ring is ever touched.
+ *
+ * Context: c_lock held.
+ */
 static void rvt_rq_indices(struct rvt_qp *qp, u32 *head, u32 *tail)
 {
 	struct rvt_rq *rq = &qp->r_rq;
@@ -190,6 +223,13 @@ static void rvt_rq_indices(struct rvt_qp *qp, u32 *head, u32 *tail)
 		*tail = 0;
 }
 
+/**
+ * rvt_rq_set_tail - publish a receive ring's new tail
+ * @qp: the QP
+ * @tail: the new consumer index
+ *
+ * Context: c_lock held.
+ */
 static void rvt_rq_set_tail(struct rvt_qp *qp, u32 tail)
 {
 	if (qp->ip)
@@ -198,11 +238,16 @@ static void rvt_rq_set_tail(struct rvt_qp *qp, u32 tail)
 		smp_store_release(&qp->r_rq.kwq->tail, tail);
 }
 
-/*
- * Consume every posted request, completing each with a flush error if
- * @complete. p_lock keeps kernel producers out while we look: a producer
- * either finished before (we see its request) or sees the new state after
- * and completes the request itself.
+/**
+ * rvt_drain_rq - consume every request posted on a QP's receive ring
+ * @qp: the QP
+ * @complete: complete each with a flush error, else drop them silently
+ *
+ * p_lock keeps kernel producers out meanwhile: a producer either finished
+ * before (its request is drained here) or sees the QP's new state after
+ * and deals with the request itself.
+ *
+ * Context: r_lock held, interrupts disabled; takes c_lock and p_lock.
  */
 static void rvt_drain_rq(struct rvt_qp *qp, bool complete)
 {

@@ -61,6 +61,13 @@ void rvt_qp_event(struct rvt_qp *qp, enum ib_event_type type)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
+/**
+ * rvt_init_send_state - the RESET values of a QP's send side
+ * @qp: the QP
+ * @type: its type
+ *
+ * Context: at creation, or with the QP's locks held.
+ */
 static void rvt_init_send_state(struct rvt_qp *qp, enum ib_qp_type type)
 {
 	qp->s_flags &= RVT_S_SIGNAL_REQ_WR;	/* fixed at creation */
@@ -87,6 +94,13 @@ static void rvt_init_send_state(struct rvt_qp *qp, enum ib_qp_type type)
 	atomic_set(&qp->s_reserved_used, 0);
 }
 
+/**
+ * rvt_init_recv_state - the RESET values of a QP's receive side
+ * @qp: the QP
+ * @type: its type
+ *
+ * Context: at creation, or with the QP's locks held.
+ */
 static void rvt_init_recv_state(struct rvt_qp *qp, enum ib_qp_type type)
 {
 	qp->r_state = type == IB_QPT_RC ? IB_OPCODE_RC_SEND_LAST :
@@ -125,10 +139,17 @@ void rvt_init_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	rvt_init_recv_state(qp, type);
 }
 
-/*
- * Wait for everything that could still touch the QP, with its locks
- * dropped: the driver's send engine, the timers, the driver's in-flight
- * work and lookups that found it in the QP table before it was unlinked.
+/**
+ * rvt_quiesce_qp - wait for everything that could still touch a QP
+ * @rdi: the device
+ * @qp: a QP entering RESET
+ * @unlinked: it was just taken out of the QP table
+ *
+ * The driver's send engine, the timers, the driver's in-flight work, and
+ * lookups that found the QP in the table before it was unlinked (whose
+ * reference is then dropped).
+ *
+ * Context: process context, without the QP's locks; sleeps.
  */
 static void rvt_quiesce_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 			   bool unlinked)
@@ -208,7 +229,13 @@ void rvt_reset_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	rvt_qp_unlock(qp);
 }
 
-/* Complete the receive in progress, if any, with @err. */
+/**
+ * rvt_fail_current_recv - complete the receive in progress, if any
+ * @qp: the QP
+ * @err: the completion status
+ *
+ * Context: r_lock held.
+ */
 static void rvt_fail_current_recv(struct rvt_qp *qp, enum ib_wc_status err)
 {
 	struct ib_wc wc = {

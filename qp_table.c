@@ -28,6 +28,15 @@
 /* The largest table we allocate: 2^20 buckets, 8 MiB of pointers. */
 #define RVT_QP_TABLE_MAX_BITS 20
 
+/**
+ * rvt_check_qp_table_size - check the driver's dparms.qp_table_size
+ * @rdi: the device being registered
+ *
+ * hash_32() of 0 bits would shift by 32 in every lookup.
+ *
+ * Context: process context.
+ * Return: 0, or -EINVAL unless it is a power of 2 from 2 to 2^20.
+ */
 static int rvt_check_qp_table_size(struct rvt_dev_info *rdi)
 {
 	u32 size = rdi->dparms.qp_table_size;
@@ -124,12 +133,27 @@ void rvt_qp_exit(struct rvt_dev_info *rdi)
 	rdi->qp_dev = NULL;
 }
 
+/**
+ * rvt_qp_bucket - the bucket of a QP number, as rvt_lookup_qpn() finds it
+ * @qp_dev: the device's QP table
+ * @qpn: the number
+ *
+ * Context: any.
+ * Return: the bucket index.
+ */
 static u32 rvt_qp_bucket(struct rvt_qp_ibdev *qp_dev, u32 qpn)
 {
 	return hash_32(qpn, qp_dev->qp_table_bits);
 }
 
-/* The slot of the table that holds @qp: a port's QP0/QP1 or a bucket. */
+/**
+ * rvt_qp_home - the slot of the table that holds a QP
+ * @rdi: the device
+ * @qp: the QP
+ *
+ * Context: qpt_lock held.
+ * Return: its port's QP0 or QP1 pointer, or the head of its bucket.
+ */
 static struct rvt_qp __rcu **rvt_qp_home(struct rvt_dev_info *rdi,
 					 struct rvt_qp *qp)
 {
@@ -140,6 +164,14 @@ static struct rvt_qp __rcu **rvt_qp_home(struct rvt_dev_info *rdi,
 	return &rdi->qp_dev->qp_table[rvt_qp_bucket(rdi->qp_dev, qpn)];
 }
 
+/**
+ * rvt_qpt_deref - read a table link as its writer
+ * @rdi: the device
+ * @slot: a bucket head, port slot or rvt_qp.next
+ *
+ * Context: qpt_lock held.
+ * Return: the QP it points to, or NULL.
+ */
 static struct rvt_qp *rvt_qpt_deref(struct rvt_dev_info *rdi,
 				    struct rvt_qp __rcu *const *slot)
 {

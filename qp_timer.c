@@ -51,7 +51,15 @@ unsigned long rvt_rnr_tbl_to_usec(u32 index)
 }
 EXPORT_SYMBOL(rvt_rnr_tbl_to_usec);
 
-/* The ACK timer expired: have the driver resend from the oldest PSN. */
+/**
+ * rvt_rc_timeout - the retry timer's callback
+ * @t: the QP's s_timer
+ *
+ * An ACK is overdue: count the timeout and have the driver resend from
+ * the oldest unacknowledged PSN, unless the timer was called off meanwhile.
+ *
+ * Context: timer (softirq) context; takes r_lock and s_lock.
+ */
 static void rvt_rc_timeout(struct timer_list *t)
 {
 	struct rvt_qp *qp = from_timer(qp, t, s_timer);

@@ -30,12 +30,17 @@
 /* QP0 and QP1 flags exist for this many ports: two bits each in a u32. */
 #define RVT_QPN_SPECIAL_PORTS 16
 
-/*
- * rvt_qpn_page - the bitmap page for map entry @index, allocated on first use
+/**
+ * rvt_qpn_page - a bitmap page of the QPN table, allocated on first use
+ * @qpt: the table
+ * @index: the map entry
  *
- * Pages are only ever installed, never removed, until the table is freed:
+ * Pages are only ever installed, never removed until the table is freed:
  * readers load the pointer without the lock. The acquire pairs with the
  * release that publishes a zeroed page.
+ *
+ * Context: process context; may allocate; takes qpt->lock.
+ * Return: the page, or NULL if out of memory.
  */
 static unsigned long *rvt_qpn_page(struct rvt_qpn_table *qpt, u32 index)
 {
@@ -64,7 +69,15 @@ static unsigned long *rvt_qpn_page(struct rvt_qpn_table *qpt, u32 index)
 	return page;
 }
 
-/* Mark [first, last] as taken, page by page. */
+/**
+ * rvt_qpn_reserve - mark a range of QP numbers as taken
+ * @qpt: the table
+ * @first: the first number
+ * @last: the last number
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
 static int rvt_qpn_reserve(struct rvt_qpn_table *qpt, u32 first, u32 last)
 {
 	u32 qpn = first;
@@ -83,6 +96,14 @@ static int rvt_qpn_reserve(struct rvt_qpn_table *qpt, u32 first, u32 last)
 	return 0;
 }
 
+/**
+ * rvt_check_qpn_params - check the driver's QPN parameters
+ * @rdi: the device being registered
+ *
+ * Context: process context.
+ * Return: 0, or -EINVAL for a reserved range or start outside the QPN
+ * space, or a step (qpn_inc << qos_shift) below 1 or above 255.
+ */
 static int rvt_check_qpn_params(struct rvt_dev_info *rdi)
 {
 	const struct rvt_driver_params *dp = &rdi->dparms;
@@ -155,12 +176,29 @@ void rvt_free_qpn_table(struct rvt_qpn_table *qpt)
 	}
 }
 
+/**
+ * rvt_special_flag - the qpt->flags bit of a port's QP0 or QP1
+ * @type: IB_QPT_SMI or IB_QPT_GSI
+ * @port_num: the port, 1 to 16
+ *
+ * Context: any.
+ * Return: the bit.
+ */
 static u32 rvt_special_flag(enum ib_qp_type type, u32 port_num)
 {
 	return BIT((type == IB_QPT_GSI) + 2 * (port_num - 1));
 }
 
-/* QP0 or QP1 of a port: there is exactly one of each. */
+/**
+ * rvt_claim_special - take a port's QP0 or QP1
+ * @qpt: the table
+ * @type: IB_QPT_SMI or IB_QPT_GSI
+ * @port_num: the port
+ *
+ * Context: process context; takes qpt->lock.
+ * Return: 0 or 1 (the QPN), -EBUSY if the port has it already, -EINVAL
+ * for a port beyond the 16 that the flags have room for.
+ */
 static int rvt_claim_special(struct rvt_qpn_table *qpt, enum ib_qp_type type,
 			     u32 port_num)
 {
@@ -179,11 +217,19 @@ static int rvt_claim_special(struct rvt_qpn_table *qpt, enum ib_qp_type type,
 	return ret;
 }
 
-/*
- * Try the numbers from *qpn, in steps of incr, to the end of its bitmap
- * page or @max. Return 0 with *qpn claimed; otherwise leave *qpn on the
- * first number of the walk beyond this page and return -ENOSPC (or
- * -ENOMEM if the page could not be allocated).
+/**
+ * rvt_claim_in_page - claim the first free number of a bitmap page
+ * @qpt: the table
+ * @qpn: the number to start from; on failure, moved to the first number
+ *	 of the walk beyond this page
+ * @max: the end of the space being allocated from
+ *
+ * Tries *@qpn and every qpt->incr-th number after it, to the end of its
+ * page or @max.
+ *
+ * Context: process context; may allocate the page.
+ * Return: 0 with *@qpn claimed, -ENOSPC if the page had none free, or
+ * -ENOMEM.
  */
 static int rvt_claim_in_page(struct rvt_qpn_table *qpt, u32 *qpn, u32 max)
 {
@@ -212,13 +258,30 @@ static int rvt_claim_in_page(struct rvt_qpn_table *qpt, u32 *qpn, u32 max)
 	return -ENOSPC;
 }
 
-/* Where the walk goes on past the top of the space. */
+/**
+ * rvt_qpn_wrap - where the walk goes on past the top of the space
+ * @qpt: the table
+ * @qpn: the number past the top
+ *
+ * The walk starts again at incr, on the other value of bit 0.
+ *
+ * Context: any.
+ * Return: the number to go on from.
+ */
 static u32 rvt_qpn_wrap(const struct rvt_qpn_table *qpt, u32 qpn)
 {
 	return qpt->incr | ((qpn & 1) ^ 1);
 }
 
-/* A free number below @max from the bitmap, or -ENOMEM. */
+/**
+ * rvt_claim_qpn - claim a free number from the bitmap, round robin
+ * @qpt: the table
+ * @max: the end of the space (2^24, or 2^16 for AIP QPs)
+ *
+ * Context: process context; may allocate a page.
+ * Return: the number, or -ENOMEM if none is free or a page cannot be
+ * allocated.
+ */
 static int rvt_claim_qpn(struct rvt_qpn_table *qpt, u32 max)
 {
 	/* Both values of bit 0 over every page, and the first page again. */

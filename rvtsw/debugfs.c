@@ -7,13 +7,14 @@
  * an iterator and enters an RCU read section, which stop() leaves, freeing
  * the iterator: nothing is held between two reads. To go on where the
  * previous read stopped, stop() remembers where the iterator stood (its
- * slot and the QPN there) and start() for the next position walks to the
- * first QP at or after that place. rdmavt keeps each bucket sorted by QPN,
- * so with QPs created and destroyed meanwhile, a QP present throughout a
- * read of the whole file appears in it exactly once. (On an rdmavt whose
- * chains are not sorted, a bucket holding several QPs may show one twice
- * or miss one when a read is split.) Any other position is found by
- * counting from the first QP.
+ * slot and the QPN there, or the end) and start() for the next position
+ * walks to the first QP at or after that place. rdmavt keeps each bucket
+ * sorted by QPN, so with QPs created and destroyed meanwhile, a QP present
+ * throughout a read of the whole file appears in it exactly once, and no
+ * QP twice. (On an rdmavt whose chains are not sorted, a bucket holding
+ * several QPs may show one twice or miss one when a read is split.)
+ * Position 0, and any position other than the remembered one (after a
+ * seek), is found by counting from the first QP.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -21,12 +22,15 @@
 
 static struct dentry *rvtsw_debugfs_root;
 
+/* The slot after every slot: where a read that reached the end stopped. */
+#define RVTSW_QP_SEQ_END INT_MAX
+
 /**
  * struct rvtsw_qp_seq - the state of one open qp_stats file
  * @rdi: the device
  * @iter: the iterator, from start() to stop() (the RCU read section)
  * @pos: the position whose QP @slot and @qpn describe
- * @slot: the iterator slot of that QP
+ * @slot: the iterator slot of that QP; RVTSW_QP_SEQ_END past the last one
  * @qpn: its QP number
  * @resume: @pos, @slot and @qpn describe where the last read stopped
  */
@@ -39,7 +43,13 @@ struct rvtsw_qp_seq {
 	bool resume;
 };
 
-/* Is the iterator's QP before the remembered one? */
+/**
+ * rvtsw_qp_seq_before - whether the iterator is before the remembered QP
+ * @st: the file's state
+ *
+ * Context: within the RCU read section.
+ * Return: true if its (slot, QPN) is below the remembered one.
+ */
 static bool rvtsw_qp_seq_before(const struct rvtsw_qp_seq *st)
 {
 	const struct rvt_qp_iter *iter = st->iter;
@@ -48,7 +58,15 @@ static bool rvtsw_qp_seq_before(const struct rvtsw_qp_seq *st)
 	       (iter->n == st->slot && iter->qp->ibqp.qp_num < st->qpn);
 }
 
-/* Move the iterator to position @pos; false if there is no such QP. */
+/**
+ * rvtsw_qp_seq_seek - move a fresh iterator to a position
+ * @st: the file's state, with a fresh iterator
+ * @pos: the position
+ *
+ * Context: within the RCU read section.
+ * Return: true with the iterator on the QP at @pos, false if there is
+ * none.
+ */
 static bool rvtsw_qp_seq_seek(struct rvtsw_qp_seq *st, loff_t pos)
 	__must_hold(RCU)
 {
@@ -56,7 +74,7 @@ static bool rvtsw_qp_seq_seek(struct rvtsw_qp_seq *st, loff_t pos)
 
 	if (rvt_qp_iter_next(st->iter))
 		return false;
-	if (st->resume && pos == st->pos) {
+	if (pos && st->resume && pos == st->pos) {
 		while (rvtsw_qp_seq_before(st))
 			if (rvt_qp_iter_next(st->iter))
 				return false;
@@ -68,6 +86,15 @@ static bool rvtsw_qp_seq_seek(struct rvtsw_qp_seq *st, loff_t pos)
 	return true;
 }
 
+/**
+ * rvtsw_qp_seq_start - seq_file start: an iterator and the read lock
+ * @s: the seq_file
+ * @pos: the position to show
+ *
+ * Context: process context; allocates, then enters an RCU read section
+ * that rvtsw_qp_seq_stop() leaves, whatever this returns.
+ * Return: the iterator, NULL past the last QP, or ERR_PTR(-ENOMEM).
+ */
 static void *rvtsw_qp_seq_start(struct seq_file *s, loff_t *pos)
 	__acquires(RCU)
 {
@@ -82,6 +109,15 @@ static void *rvtsw_qp_seq_start(struct seq_file *s, loff_t *pos)
 	return rvtsw_qp_seq_seek(st, *pos) ? st->iter : NULL;
 }
 
+/**
+ * rvtsw_qp_seq_next - seq_file next
+ * @s: the seq_file
+ * @v: the iterator
+ * @pos: the position, advanced
+ *
+ * Context: within the RCU read section.
+ * Return: the iterator on the next QP, or NULL.
+ */
 static void *rvtsw_qp_seq_next(struct seq_file *s, void *v, loff_t *pos)
 	__must_hold(RCU)
 {
@@ -91,23 +127,39 @@ static void *rvtsw_qp_seq_next(struct seq_file *s, void *v, loff_t *pos)
 	return rvt_qp_iter_next(st->iter) ? NULL : st->iter;
 }
 
+/**
+ * rvtsw_qp_seq_stop - seq_file stop: remember the place, free the iterator
+ * @s: the seq_file
+ * @v: the iterator on the QP not shown yet, NULL at the end, or an error
+ *
+ * Context: leaves the RCU read section rvtsw_qp_seq_start() entered.
+ */
 static void rvtsw_qp_seq_stop(struct seq_file *s, void *v)
 	__releases(RCU)
 {
 	struct rvtsw_qp_seq *st = s->private;
 
-	st->resume = v && !IS_ERR(v);
-	if (st->resume) {
-		/* v is the QP at s->index, not shown yet or not completely. */
-		st->pos = s->index;
-		st->slot = st->iter->n;
-		st->qpn = st->iter->qp->ibqp.qp_num;
-	}
+	/*
+	 * v is the QP at s->index, not shown yet or not completely, or NULL
+	 * at the end: then a QP created since must not shift the count and
+	 * show one already seen.
+	 */
+	st->resume = st->iter && !IS_ERR(v);
+	st->pos = s->index;
+	st->slot = v ? st->iter->n : RVTSW_QP_SEQ_END;
+	st->qpn = v ? st->iter->qp->ibqp.qp_num : 0;
 	rcu_read_unlock();
 	kfree(st->iter);
 	st->iter = NULL;
 }
 
+/**
+ * rvtsw_qp_type_name - a QP type as qp_stats shows it
+ * @type: the type
+ *
+ * Context: any.
+ * Return: the name.
+ */
 static const char *rvtsw_qp_type_name(enum ib_qp_type type)
 {
 	switch (type) {
@@ -126,6 +178,13 @@ static const char *rvtsw_qp_type_name(enum ib_qp_type type)
 	}
 }
 
+/**
+ * rvtsw_qp_state_name - a QP state as qp_stats shows it
+ * @state: the state
+ *
+ * Context: any.
+ * Return: the name.
+ */
 static const char *rvtsw_qp_state_name(u8 state)
 {
 	static const char * const names[] = {
@@ -138,7 +197,15 @@ static const char *rvtsw_qp_state_name(u8 state)
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
 
-/* Receive queue indices; a user ring's are whatever the process wrote. */
+/**
+ * rvtsw_qp_show_rq - the receive queue part of a qp_stats line
+ * @s: the seq_file
+ * @qp: the QP
+ *
+ * A user ring's indices are whatever the process wrote there.
+ *
+ * Context: within the RCU read section.
+ */
 static void rvtsw_qp_show_rq(struct seq_file *s, struct rvt_qp *qp)
 {
 	struct rvt_rq *rq = &qp->r_rq;
@@ -158,9 +225,16 @@ static void rvtsw_qp_show_rq(struct seq_file *s, struct rvt_qp *qp)
 	seq_printf(s, " RQ head %u tail %u size %u", head, tail, rq->size);
 }
 
-/*
- * One line per QP. The fields are read without the QP's locks: a line
- * may mix values from before and after a concurrent change.
+/**
+ * rvtsw_qp_seq_show - seq_file show: one line per QP
+ * @s: the seq_file
+ * @v: the iterator
+ *
+ * The fields are read without the QP's locks: a line may mix values from
+ * before and after a concurrent change.
+ *
+ * Context: within the RCU read section.
+ * Return: 0.
  */
 static int rvtsw_qp_seq_show(struct seq_file *s, void *v)
 	__must_hold(RCU)
@@ -191,6 +265,14 @@ static const struct seq_operations rvtsw_qp_seq_ops = {
 	.show = rvtsw_qp_seq_show,
 };
 
+/**
+ * rvtsw_qp_stats_open - open qp_stats
+ * @inode: its inode; i_private is the device
+ * @file: the file
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
 static int rvtsw_qp_stats_open(struct inode *inode, struct file *file)
 {
 	struct rvtsw_qp_seq *st;

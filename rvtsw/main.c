@@ -55,6 +55,11 @@ module_param(qpn_res_end, int, 0444);
 MODULE_PARM_DESC(qpn_res_end,
 		 "Last QP number kept from verbs QPs (default 0)");
 
+static bool smi = true;
+module_param(smi, bool, 0444);
+MODULE_PARM_DESC(smi,
+		 "Ports have a subnet management interface, QP0, which the MAD layer then holds (default Y)");
+
 static char *parent;
 module_param(parent, charp, 0444);
 MODULE_PARM_DESC(parent,
@@ -149,6 +154,8 @@ static void rvtsw_set_params(struct rvtsw_dev *dev)
 	dparms->psn_shift = 8;
 	dparms->psn_modify_mask = 0xffffff;
 	dparms->core_cap_flags = RDMA_CORE_PORT_IBA_IB;
+	if (!smi)
+		dparms->core_cap_flags &= ~RDMA_CORE_CAP_IB_SMI;
 	dparms->max_mad_size = IB_MGMT_MAD_SIZE;
 	dparms->max_rdma_atomic = 16;
 	dparms->extra_rdma_atomic = 0;

@@ -3,7 +3,9 @@
 # and by each suite.
 #
 # A suite reports each test as one line on the console,
-#   RVT-RESULT: PASS|FAIL <core>/<suite>/<test>[: reason]
+#   RVT-RESULT: PASS|FAIL|SKIP|KNOWN <core>/<suite>/<test>[: reason]
+# SKIP: not run here, with the reason. KNOWN: failed on the distro core
+# where ours passes, a difference documented at the test.
 # which the host counts. Everything else a test prints is indented so the
 # log stays readable and cannot be mistaken for a result.
 
@@ -38,6 +40,40 @@ t() {
 		fail "$name" "exit status $rc"
 	fi
 	return 0
+}
+
+# on_distro_core CMD...: true when the suites run on the distro core.
+on_distro_core() { [[ $RVT_CORE == distro ]]; }
+
+# skip_on_distro REASON NAME CMD...: run the test on our core only; on the
+# distro core report it skipped, with REASON (for example, it crashes
+# the distro core).
+skip_on_distro() {
+	local reason=$1
+	shift
+	if on_distro_core; then
+		result SKIP "$1" "$reason"
+	else
+		t "$@"
+	fi
+}
+
+# known_on_distro REASON NAME CMD...: run the test everywhere; a failure
+# on the distro core is a known difference, reported as such with REASON.
+known_on_distro() {
+	local reason=$1 name=$2 out rc=0
+	shift 2
+	if ! on_distro_core; then
+		t "$name" "$@"
+		return 0
+	fi
+	out=$("$@" 2>&1) || rc=$?
+	[[ -z $out ]] || printf '%s\n' "$out" | indent
+	if ((rc == 0)); then
+		pass "$name"
+	else
+		result KNOWN "$name" "$reason"
+	fi
 }
 
 # Load the IB core and the selected rdmavt core.

@@ -295,12 +295,83 @@ static void test_create_limits(void)
 	       "wr %ld sge %ld xrc %ld flags %ld", e1, e2, e3, e4);
 }
 
+static bool smi_to_init(struct ib_qp *qp)
+{
+	struct ib_qp_attr a = {
+		.qp_state = IB_QPS_INIT, .pkey_index = 0, .qkey = 0,
+	};
+
+	return !ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			     IB_QP_QKEY);
+}
+
+static bool qp0_found(u32 port)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = qp_found(0, port);
+	rcu_read_unlock();
+	return found;
+}
+
+/* Create, look up and destroy QP0 of @port, twice. */
+static const char *qp0_cycle(u32 port)
+{
+	struct ib_qp *qp, *second;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		qp = make_qp(IB_QPT_SMI, port, NULL);
+		if (IS_ERR(qp))
+			return round ? "not released by destroy" : "create";
+		second = make_qp(IB_QPT_SMI, port, NULL);
+		if (PTR_ERR_OR_ZERO(second) != -EBUSY) {
+			if (!IS_ERR(second))
+				ib_destroy_qp(second);
+			ib_destroy_qp(qp);
+			return "second QP0 not refused";
+		}
+		if (qp->qp_num != 0 || qp0_found(port) || !smi_to_init(qp) ||
+		    !qp0_found(port)) {
+			ib_destroy_qp(qp);
+			return "number or lookup";
+		}
+		ib_destroy_qp(qp);
+		if (qp0_found(port))
+			return "found after destroy";
+	}
+	return NULL;
+}
+
+/* Without an SMI the MAD layer leaves QP0 alone: ours to create. */
+static void test_qp0_recreate(void)
+{
+	u32 port, nports = env.ibdev->phys_port_cnt;
+	const char *failed = NULL;
+
+	if (rdma_cap_ib_smi(env.ibdev, 1)) {
+		report(true, "qp0_recreated_after_destroy",
+		       "SKIP the MAD layer holds QP0 (load rvtsw with smi=0)");
+		return;
+	}
+	for (port = 1; port <= nports && !failed; port++)
+		failed = qp0_cycle(port);
+	report(!failed, "qp0_recreated_after_destroy",
+	       failed ? "port %u: %s" : NULL, port - 1, failed);
+}
+
 static void test_special_qps(void)
 {
 	u32 nports = env.ibdev->phys_port_cnt;
 	long busy0, busy1, bad0, bad1;
 	struct ib_qp *qp;
 
+	if (!rdma_cap_ib_smi(env.ibdev, 1)) {
+		report(true, "qp0_qp1_one_per_port",
+		       "SKIP no MAD layer QP0 to collide with");
+		return;
+	}
 	qp = make_qp(IB_QPT_SMI, 1, NULL);
 	busy0 = PTR_ERR_OR_ZERO(qp);
 	qp = make_qp(IB_QPT_GSI, nports, NULL);
@@ -626,6 +697,16 @@ static void test_timers(void)
 
 /* ---- iteration -------------------------------------------------------- */
 
+/* The MAD layer's QPs: QP1 on every port, QP0 where there is an SMI. */
+static u32 mad_qps(void)
+{
+	u32 port, n = 0;
+
+	rdma_for_each_port(env.ibdev, port)
+		n += rdma_cap_ib_smi(env.ibdev, port) ? 2 : 1;
+	return n;
+}
+
 /* Shared with the callbacks: one iteration at a time. */
 static struct {
 	unsigned long *seen;	/* bitmap over the QPN space */
@@ -650,7 +731,7 @@ static void count_cb(struct rvt_qp *qp, u64 v)
 		it.dups++;
 	if (it.sleep) {
 		might_sleep();
-		usleep_range(1000, 2000);
+		usleep_range(3000, 4000);	/* long enough for churn */
 		it.sleeps++;
 	}
 }
@@ -696,14 +777,14 @@ static bool all_seen(struct ib_qp **qps, int n)
 
 static void iterate_checks(struct ib_qp **qps, int nud)
 {
-	u32 nports = env.ibdev->phys_port_cnt;
+	u32 specials = mad_qps();
 	struct task_struct *churn;
 	bool ok;
 
 	reset_it(false);
 	rvt_qp_iter(env.rdi, IB_QPT_UD, count_cb);
-	ok = it.matches == nud && it.visits == STABLE_QPS + 2 * nports &&
-	     it.specials == 2 * nports && !it.dups && all_seen(qps, STABLE_QPS);
+	ok = it.matches == nud && it.visits == STABLE_QPS + specials &&
+	     it.specials == specials && !it.dups && all_seen(qps, STABLE_QPS);
 	report(ok, "iter_filter_by_v", "visits %u UD %u/%d specials %u dups %u",
 	       it.visits, it.matches, nud, it.specials, it.dups);
 
@@ -713,7 +794,7 @@ static void iterate_checks(struct ib_qp **qps, int nud)
 	if (!IS_ERR(churn))
 		kthread_stop(churn);
 	ok = !IS_ERR(churn) && it.sleeps == it.visits && it.churned &&
-	     it.matches == STABLE_QPS - nud && it.specials == 2 * nports &&
+	     it.matches == STABLE_QPS - nud && it.specials == specials &&
 	     !it.dups && all_seen(qps, STABLE_QPS);
 	report(ok, "iter_sleeping_cb_with_churn",
 	       "visits %u RC %u specials %u dups %u, %u QPs churned meanwhile",
@@ -777,7 +858,7 @@ static void test_iter_next(void)
 	}
 	rcu_read_unlock();
 	kfree(iter);
-	report(ordered && specials == 2 * nports && n == specials,
+	report(ordered && specials == mad_qps() && n == specials,
 	       "iter_next_specials", "%u QPs, %u special, %u ports", n,
 	       specials, nports);
 }
@@ -851,6 +932,7 @@ static void run_tests(void)
 	test_create_types();
 	test_create_limits();
 	test_special_qps();
+	test_qp0_recreate();
 	test_transitions();
 	test_attr_mask_ignored();
 	test_illegal_unchanged();

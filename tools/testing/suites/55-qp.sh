@@ -1,0 +1,39 @@
+#!/bin/bash
+# Queue pairs from userspace through libibverbs: the state machine, the
+# attribute checks, queue sizes, query round trips, the receive ring
+# flush, max_qp and debugfs qp_stats.
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+DEV=rvtsw_0
+MAX_QP=40
+QP_STATS=/sys/kernel/debug/rvtsw/$DEV/qp_stats
+
+qp_test() { "$PY" "$TESTING_DIR/qp_test.py" "$DEV" "$@"; }
+
+# QPs of $DEV that exist, whoever owns them (the MAD layer's QP0 and QP1).
+qp_count() {
+	rdma resource show qp | grep -c "link $DEV/"
+}
+
+mad_qps_up() {
+	(($(grep -c ' SMI RTS \| GSI RTS ' "$QP_STATS") == 2))
+}
+
+max_qp_test() {
+	local in_use
+	in_use=$(qp_count)
+	echo "QPs held by kernel clients: $in_use"
+	qp_test max-qp "$MAX_QP" "$in_use"
+}
+
+t load load_rvtsw max_qp=$MAX_QP
+t mad-qps-up wait_for 100 mad_qps_up
+t state-machine qp_test states
+t bad-attributes qp_test attrs
+t queue-sizes qp_test caps
+t query-roundtrip qp_test roundtrip
+t rq-ring-flush qp_test flush
+t max-qp max_qp_test
+t debugfs-lists-qps qp_test debugfs
+t unload unload_all
