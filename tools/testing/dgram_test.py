@@ -1,24 +1,28 @@
 """Datagram (UD) delivery by rvtsw, and connected sends that cannot arrive.
 
-Usage: dgram_test.py TEST [DEVICE[:PORT] ...], with TEST one of
+Usage: dgram_test.py CASE...
+
+Runs the named cases in one process (starting pyverbs is slow under
+TCG), each between lines "--- CASE name" and "--- RESULT name PASS" (or
+"FAIL: why"); exits non-zero if any failed. rvtsw must be loaded with
+devices=2 ports=2 extra_pkey=0x8001. The cases:
+
   deliver      payload, byte_len (+40), work completion fields, immediate
                data, the 40 bytes a receive without GRH leaves untouched
   grh          an AH with a GRH puts a well-formed GRH in the receive buffer
   qkey         a wrong Q_Key is dropped and counted; the QP's Q_Key is used
                when the request's has its high bit set
-  pkey         a P_Key of another partition is dropped and counted (needs
-               rvtsw loaded with extra_pkey=0x8001)
+  pkey         a P_Key of another partition (0x8001) is dropped and counted
   oversize     a datagram larger than the path MTU fails at post (EINVAL)
   unknown-lid  a DLID no port owns is dropped and counted; a multicast DLID
                without GRH is refused at AH creation
   no-qp        a QPN nobody has is dropped and counted
   no-recv      no receive posted: dropped and counted; delivered once posted
   too-small    a receive too small: dropped, counted, and kept for the next
-  lost-rc      [DEVICE[:PORT] [OTHER]] RC to a LID outside the device (no
-               port's, or OTHER's, a port of another device):
-               IBV_WC_RETRY_EXC_ERR, the QP in error, later requests
-               flushed; UC: completes, lost
-  between      DEVICE_A DEVICE_B: UD from one device's port to another's
+  lost-rc      RC to a LID no port owns: IBV_WC_RETRY_EXC_ERR, the QP in
+               error, later requests flushed; UC: completes, lost
+  lost-rc-to-other-device   the same with a port of another rvtsw device
+  between-ports, between-devices   UD from one port to another
 
 The sender's completion comes after the delivery attempt, so once it is
 polled a receiver has either its completion or a drop counted.
@@ -28,6 +32,7 @@ import os
 import struct
 import sys
 import time
+import traceback
 
 import pyverbs.enums as e
 from pyverbs.addr import AH, AHAttr, GlobalRoute
@@ -394,20 +399,44 @@ def test_between(port_a, port_b):
     print(f"LID {port_a.lid} -> LID {port_b.lid}: delivered and counted")
 
 
-TESTS = {
-    "deliver": test_deliver, "grh": test_grh, "qkey": test_qkey,
-    "pkey": test_pkey, "oversize": test_oversize,
-    "unknown-lid": test_unknown_lid, "no-qp": test_no_qp,
-    "no-recv": test_no_recv, "too-small": test_too_small,
-    "lost-rc": test_lost_rc, "between": test_between,
+# name: (test, ports)
+CASES = {
+    "deliver": (test_deliver, ["rvtsw_0:1"]),
+    "grh": (test_grh, ["rvtsw_0:1"]),
+    "qkey": (test_qkey, ["rvtsw_0:1"]),
+    "pkey": (test_pkey, ["rvtsw_0:1"]),
+    "oversize": (test_oversize, ["rvtsw_0:1"]),
+    "unknown-lid": (test_unknown_lid, ["rvtsw_0:1"]),
+    "no-qp": (test_no_qp, ["rvtsw_0:1"]),
+    "no-recv": (test_no_recv, ["rvtsw_0:1"]),
+    "too-small": (test_too_small, ["rvtsw_0:1"]),
+    "lost-rc": (test_lost_rc, ["rvtsw_0:1"]),
+    "lost-rc-to-other-device": (test_lost_rc, ["rvtsw_0:1", "rvtsw_1:1"]),
+    "between-ports": (test_between, ["rvtsw_0:1", "rvtsw_0:2"]),
+    "between-devices": (test_between, ["rvtsw_0:2", "rvtsw_1:1"]),
 }
 
 
+def run_case(name, ports):
+    print(f"--- CASE {name}", flush=True)
+    test, specs = CASES[name]
+    try:
+        test(*[ports.setdefault(spec, Port(spec)) for spec in specs])
+    except Exception as err:  # pylint: disable=broad-except
+        traceback.print_exc(file=sys.stdout)
+        print(f"--- RESULT {name} FAIL: {err}", flush=True)
+        return False
+    print(f"--- RESULT {name} PASS", flush=True)
+    return True
+
+
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in TESTS:
+    names = sys.argv[1:]
+    if not names or any(name not in CASES for name in names):
         sys.exit(__doc__)
-    specs = sys.argv[2:] or ["rvtsw_0:1"]
-    TESTS[sys.argv[1]](*[Port(spec) for spec in specs])
+    ports = {}
+    results = [run_case(name, ports) for name in names]
+    sys.exit(0 if all(results) else 1)
 
 
 if __name__ == "__main__":

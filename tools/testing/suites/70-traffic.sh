@@ -73,49 +73,21 @@ loopback_counted() {
 	((n >= 2 * ITERS))
 }
 
-one_port() {
-	local dev=rvtsw_0:1
-	t rc-pingpong pingpong ibv_rc_pingpong $dev $dev -c
-	t rc-pingpong-events pingpong ibv_rc_pingpong $dev $dev -c -e
-	t rc-pingpong-small pingpong ibv_rc_pingpong $dev $dev -c -s 1
-	t rc-pingpong-multi-mtu pingpong ibv_rc_pingpong $dev $dev -c \
-		-s 100000 -m 256
-	t uc-pingpong pingpong ibv_uc_pingpong $dev $dev -c
-	t loopback-counted loopback_counted
-	t ud-pingpong pingpong ibv_ud_pingpong $dev $dev -c
-	t ud-pingpong-4k pingpong ibv_ud_pingpong $dev $dev -c -s 4096
-	t ud-pingpong-events pingpong ibv_ud_pingpong $dev $dev -c -e
-	t ud-counted ud_counted
-	t srq-pingpong pingpong ibv_srq_pingpong $dev $dev -c
-	t srq-pingpong-few-qps pingpong ibv_srq_pingpong $dev $dev -c -q 2
-}
-
-two_ports() {
-	t rc-pingpong-2-ports pingpong ibv_rc_pingpong rvtsw_0:1 rvtsw_0:2 -c
-	t uc-pingpong-2-ports pingpong ibv_uc_pingpong rvtsw_0:1 rvtsw_0:2 -c
-	t ud-pingpong-2-ports pingpong ibv_ud_pingpong rvtsw_0:1 rvtsw_0:2 -c
-	t srq-pingpong-2-ports pingpong ibv_srq_pingpong rvtsw_0:1 rvtsw_0:2 -c
-}
-
-two_devices() {
-	t ud-pingpong-2-devices pingpong ibv_ud_pingpong rvtsw_0:1 rvtsw_1:1 -c
-	t ud-pingpong-2-devices-2-ports \
-		pingpong ibv_ud_pingpong rvtsw_0:2 rvtsw_1:1 -c
-}
-
-ready() { wait_for 50 test -e "/dev/infiniband/uverbs$1"; }
-
-t load load_rvtsw
-t ready ready 0
-one_port
-t unload unload_rvtsw
-
-t load-2-ports load_rvtsw ports=2
-t ready-2-ports ready 0
-two_ports
-t unload-2-ports unload_rvtsw
-
-t load-2-devices load_rvtsw devices=2 ports=2
-t ready-2-devices ready 1
-two_devices
-t unload-2-devices unload_all
+# RC and UC through rdmavt's loopback engine, UD through rvtsw's delivery,
+# SRQ on top of RC: on one port, between two ports of a device and (UD)
+# between two devices. One load serves all: two devices of two ports.
+t load load_rvtsw devices=2 ports=2
+t ready wait_for 50 test -e /dev/infiniband/uverbs1
+P1=rvtsw_0:1
+t rc-pingpong pingpong ibv_rc_pingpong $P1 $P1 -c
+t rc-pingpong-events-100k pingpong ibv_rc_pingpong $P1 $P1 -c -e -s 100000
+t uc-pingpong pingpong ibv_uc_pingpong $P1 $P1 -c
+t loopback-counted loopback_counted
+t ud-pingpong-4k pingpong ibv_ud_pingpong $P1 $P1 -c -s 4096
+t ud-pingpong-events pingpong ibv_ud_pingpong $P1 $P1 -c -e
+t ud-counted ud_counted
+t srq-pingpong pingpong ibv_srq_pingpong $P1 $P1 -c -q 4
+t rc-pingpong-2-ports pingpong ibv_rc_pingpong $P1 rvtsw_0:2 -c
+t ud-pingpong-2-ports pingpong ibv_ud_pingpong $P1 rvtsw_0:2 -c
+t ud-pingpong-2-devices pingpong ibv_ud_pingpong $P1 rvtsw_1:2 -c
+t unload unload_all

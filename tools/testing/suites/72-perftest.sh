@@ -97,7 +97,6 @@ t send-bw-ud perf bw ib_send_bw -n 100 -c UD -s 2048
 t write-bw perf bw ib_write_bw -n 100
 t read-bw perf bw ib_read_bw -n 100
 t atomic-bw perf bw ib_atomic_bw -n 100
-t atomic-bw-cmp-swap perf bw ib_atomic_bw -n 100 -A CMP_AND_SWAP
 t send-lat perf lat ib_send_lat -n 100
 t send-lat-uc perf lat ib_send_lat -n 100 -c UC
 t send-lat-ud perf lat ib_send_lat -n 100 -c UD -s 2048
