@@ -6,7 +6,6 @@
  * this file goes away with the last of them.
  */
 #include <rdma/rdmavt_qp.h>
-#include <rdma/rdmavt_cq.h>
 #include "vt.h"
 #include "pending.h"
 

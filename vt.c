@@ -268,8 +268,9 @@ static void rvt_set_core_attrs(struct rvt_dev_info *rdi)
  * Verbs the driver implemented itself take precedence over rdmavt's.
  *
  * Context: process context; may sleep.
- * Return: 0, -EINVAL if the driver left out something rdmavt needs, or
- * the IB core's negative errno.
+ * Return: 0, -EINVAL if the driver left out something rdmavt needs,
+ * -ENOMEM if the lkey table cannot be allocated, or the IB core's
+ * negative errno.
  */
 int rvt_register_device(struct rvt_dev_info *rdi)
 {

@@ -49,6 +49,17 @@ mr_test() { (cd "$TESTING_DIR" && "$PY" mr_test.py "$DEV" "$@"); }
 ring_test() { (cd "$TESTING_DIR" && "$PY" cq_ring_test.py "$@"); }
 max_cq_test() { cq_test max-cq "$MAX_CQ" "$CQ_BASE"; }
 
+# Key checks from the kernel side (fast registration, bounds, access,
+# invalidation, the global rkey, dereg of a busy region): the module's
+# load is the verdict, its log the details.
+mr_selftest() {
+	local rc=0
+	insmod "$TESTING_DIR/kmod/rvt_mr_selftest.ko" dev="$DEV" || rc=$?
+	dmesg | grep rvt_mr_selftest | tail -n 20
+	! lsmod | grep -q '^rvt_mr_selftest ' || rmmod rvt_mr_selftest
+	return "$rc"
+}
+
 # The MAD layer's PD needs the DMA MR: its old complaint must be gone.
 # (It still fails further on until QPs exist; show how.)
 no_mad_pd_error() {
@@ -76,6 +87,7 @@ t mr-access-and-sizes mr_test access
 t mr-bad-registrations mr_test bad
 t mr-iova mr_test iova
 t mr-many mr_test many
+t mr-kernel-key-checks mr_selftest
 t resources-counted-while-held counted_while_held
 t resources-back-to-baseline back_to_baseline
 t unload unload_all
