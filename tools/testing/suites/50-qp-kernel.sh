@@ -12,7 +12,7 @@ QP_STATS=/sys/kernel/debug/rvtsw/rvtsw_0/qp_stats
 # QPN test cycles: 100000 take about 40 s under TCG.
 CYCLES=${RVT_QP_CYCLES:-100000}
 # Tests the module reports; a shorter plan means a test went missing.
-EXPECTED=18
+EXPECTED=19
 
 # mad_qps_up N: the MAD layer's N QP0s and QP1s are in the QP table.
 mad_qps_up() {
