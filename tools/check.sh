@@ -51,7 +51,9 @@ build_clean() {
 # guest finished) is a result of its own.
 run_guest() {
 	local log=$OUT/guest.log rc=0 line
+	# TCG is slow, and slower still when other guests share the host.
 	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
+		--timeout "${RVT_VM_TIMEOUT:-3600}" \
 		"$REPO/tools/testing/guest.sh" "$@" 2>&1 | tee "$log" ||
 		rc=${PIPESTATUS[0]}
 	while read -r line; do
