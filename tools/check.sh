@@ -51,7 +51,7 @@ build_clean() {
 # guest finished) is a result of its own.
 run_guest() {
 	local log=$OUT/guest.log rc=0 line
-	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
+	"$REPO/tools/vm/run.sh" --pci-testdev --timeout 1800 --log "$OUT/serial.log" \
 		"$REPO/tools/testing/guest.sh" "$@" 2>&1 | tee "$log" ||
 		rc=${PIPESTATUS[0]}
 	while read -r line; do
