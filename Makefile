@@ -12,15 +12,19 @@ INSTALL_MOD_DIR ?= updates
 # on the command line as usual.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 
-.PHONY: all modules clean install setup check demo man style
+.PHONY: all modules tests clean install setup check demo man style
 
 all: modules
 
 modules:
 	$(KBUILD) modules
 
+# The modules plus the kernel-side test modules under tools/testing/kmod.
+tests:
+	$(KBUILD) RVT_TESTS=1 modules
+
 clean:
-	$(KBUILD) clean
+	$(KBUILD) RVT_TESTS=1 clean
 	rm -rf $(REPO)/build/man
 
 # Installs under /lib/modules/<release of KDIR>/updates/, which depmod
