@@ -12,24 +12,19 @@ INSTALL_MOD_DIR ?= updates
 # on the command line as usual.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 
-.PHONY: all modules testmods clean install setup check demo man style
+.PHONY: all modules tests clean install setup check demo man style
 
-all: modules testmods
+all: modules
 
 modules:
 	$(KBUILD) modules
 
-# In-kernel test modules for the guest suites, linked against the
-# symbols (and CRCs) of the rdmavt.ko built above.
-TESTMODS = $(MAKE) -C $(KDIR) M=$(REPO)/tools/testing/kmod \
-	KBUILD_EXTRA_SYMBOLS=$(REPO)/Module.symvers
-
-testmods: modules
-	$(TESTMODS) modules
+# The modules plus the kernel-side test modules under tools/testing/kmod.
+tests:
+	$(KBUILD) RVT_TESTS=1 modules
 
 clean:
-	$(KBUILD) clean
-	$(TESTMODS) clean
+	$(KBUILD) RVT_TESTS=1 clean
 	rm -rf $(REPO)/build/man
 
 # Installs under /lib/modules/<release of KDIR>/updates/, which depmod

@@ -144,10 +144,12 @@ static void rvtsw_qp_seq_stop(struct seq_file *s, void *v)
 	 * at the end: then a QP created since must not shift the count and
 	 * show one already seen.
 	 */
-	st->resume = st->iter && !IS_ERR(v);
-	st->pos = s->index;
-	st->slot = v ? st->iter->n : RVTSW_QP_SEQ_END;
-	st->qpn = v ? st->iter->qp->ibqp.qp_num : 0;
+	st->resume = !IS_ERR(v);		/* an error: start() failed */
+	if (st->resume) {
+		st->pos = s->index;
+		st->slot = v ? st->iter->n : RVTSW_QP_SEQ_END;
+		st->qpn = v ? st->iter->qp->ibqp.qp_num : 0;
+	}
 	rcu_read_unlock();
 	kfree(st->iter);
 	st->iter = NULL;

@@ -42,7 +42,8 @@ host_step() {
 
 build_clean() {
 	local out
-	out=$(make -C "$REPO" W=1 modules testmods 2>&1) || { echo "$out"; return 1; }
+	out=$(make -C "$REPO" W=1 modules tests 2>&1) ||
+		{ echo "$out"; return 1; }
 	echo "$out"
 	! grep -E '(warning|error):' <<<"$out"
 }
@@ -51,7 +52,9 @@ build_clean() {
 # guest finished) is a result of its own.
 run_guest() {
 	local log=$OUT/guest.log rc=0 line
+	# TCG is slow, and slower still when other guests share the host.
 	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
+		--timeout "${RVT_VM_TIMEOUT:-3600}" \
 		"$REPO/tools/testing/guest.sh" "$@" 2>&1 | tee "$log" ||
 		rc=${PIPESTATUS[0]}
 	while read -r line; do
@@ -61,6 +64,33 @@ run_guest() {
 	0) record PASS guest/vm-run-and-kernel-log-clean ;;
 	*) record FAIL "guest/vm-run-and-kernel-log-clean (run.sh status $rc)" ;;
 	esac
+}
+
+# The guest's results by suite, the two rdmavt cores side by side.
+print_core_table() {
+	sed -n 's/^RVT-RESULT: //p' "$OUT/guest.log" | tr -d '\r' | awk '
+	{
+		split($2, part, "/")
+		core = part[1]; suite = part[2]
+		if (core != "ours" && core != "distro")
+			next
+		if (!(suite in seen)) { seen[suite] = 1; order[++n] = suite }
+		st = ($1 == "PASS") ? "p" : ($1 == "FAIL") ? "f" : "s"
+		count[suite, core, st]++
+	}
+	function cell(s, c) {
+		return sprintf("%d/%d/%d", count[s, c, "p"], count[s, c, "f"],
+			       count[s, c, "s"])
+	}
+	END {
+		if (!n)
+			exit
+		print "Results by suite, passed/failed/skipped:"
+		printf "  %-14s %-12s %-12s\n", "suite", "our core", "distro core"
+		for (i = 1; i <= n; i++)
+			printf "  %-14s %-12s %-12s\n", order[i],
+			       cell(order[i], "ours"), cell(order[i], "distro")
+	}'
 }
 
 main() {
@@ -73,6 +103,7 @@ main() {
 	host_step man-pages "$REPO/tools/testing/man_test.sh"
 	run_guest "$@"
 
+	print_core_table
 	if ((SKIPPED)); then
 		echo "Skipped, and known differences of the distro core:"
 		printf '  %s\n' "${SKIPS[@]}"

@@ -37,7 +37,7 @@ run_sparse() {
 	# they are (rvt-abi.h's struct rvt_rwq, rdmavt_qp.h's struct
 	# rvt_krwq) hold arrays of flexible structures, by ABI.
 	out=$(make -s -C "$REPO" C=2 CHECK=sparse CF=-Wno-flexible-array-array \
-		modules 2>&1 |
+		tests 2>&1 |
 	      grep -v -e '^make\(\[[0-9]*\]\)\?: \(Entering\|Leaving\)' \
 		      -e '^ *\(CC\|LD\|CHECK\|MODPOST\|BTF\)\b' \
 		      -e '^Skipping BTF generation' || true)

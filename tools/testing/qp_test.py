@@ -377,8 +377,9 @@ def test_max_qp(env, max_qp, in_use):
     print(f"{max_qp - in_use} QPs created ({in_use} kernel), then ENOMEM")
 
 
+# RESET only shows for a QP reset while the kernel was printing it.
 LINE = re.compile(r"^N (\d+) QPN 0x([0-9a-f]{6}) (RC|UC|UD|SMI|GSI) "
-                  r"(INIT|RTR|RTS|SQD|SQE|ERR) R (\d+) port (\d+) .* "
+                  r"(RESET|INIT|RTR|RTS|SQD|SQE|ERR) R (\d+) port (\d+) .* "
                   r"PID (-?\d+)$")
 
 

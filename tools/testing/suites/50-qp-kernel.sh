@@ -1,6 +1,6 @@
 #!/bin/bash
 # The QP core from inside the kernel: tools/testing/kmod/rvt_qp_test.ko
-# (built by `make testmods`) runs its KTAP tests on rvtsw_0 with two ports
+# (built with the tree) runs its KTAP tests on rvtsw_0 with two ports
 # when loaded; each KTAP result becomes a result of this suite. A second
 # round without SMIs tests QP0 creation and re-creation.
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -12,7 +12,7 @@ QP_STATS=/sys/kernel/debug/rvtsw/rvtsw_0/qp_stats
 # QPN test cycles: 100000 take about 40 s under TCG.
 CYCLES=${RVT_QP_CYCLES:-100000}
 # Tests the module reports; a shorter plan means a test went missing.
-EXPECTED=18
+EXPECTED=19
 
 # mad_qps_up N: the MAD layer's N QP0s and QP1s are in the QP table.
 mad_qps_up() {
@@ -47,7 +47,7 @@ report_ktap() {
 run_kmod() {
 	local out=/tmp/rvt_qp_test.ktap start=$SECONDS
 	if [[ ! -f $KMOD ]]; then
-		fail "$1-load" "$KMOD missing: make testmods"
+		fail "$1-load" "$KMOD missing: make"
 		return
 	fi
 	if ! insmod "$KMOD" dev=rvtsw_0 cycles="$2"; then

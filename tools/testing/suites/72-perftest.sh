@@ -37,7 +37,7 @@ figures_ok() {
 # sometimes fails ("Correlation coefficient r^2: ... < 0.9") and that
 # side then reports all figures as 0. Such a run is repeated.
 CALIBRATION_FAILED='Correlation coefficient r^2'
-ATTEMPTS=3
+ATTEMPTS=5
 
 # run_once KIND OUT PROG [ARGS...]: one server/client run on $DEV, the
 # outputs in OUT/server and OUT/client. Return: 0 if both sides finished
