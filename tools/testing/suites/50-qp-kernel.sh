@@ -14,6 +14,20 @@ CYCLES=${RVT_QP_CYCLES:-100000}
 # Tests the module reports; a shorter plan means a test went missing.
 EXPECTED=19
 
+# Where the distro core behaves as upstream rdmavt does and ours
+# deliberately does not (Documentation/abi.rst, the QP sources): a failure
+# there is a known difference, reported with its reason.
+ITER_BUG="upstream's special-QP iteration with 2 ports visits (port 1, QP0) and (port 2, QP1) twice and never (port 1, QP1) or (port 2, QP0)"
+declare -A KNOWN_DIFF=(
+	[qp0_qp1_one_per_port]="upstream answers a second QP0/QP1 on a port with -EINVAL, ours with -EBUSY"
+	[illegal_modify_leaves_qp]="upstream does not check IB_QP_CUR_STATE against the QP's state and validates after changing some attributes"
+	[error_flushes_rq]="upstream refuses post_recv on a QP in RESET, which the IBTA allows"
+	[iter_next_specials]=$ITER_BUG
+	[iter_filter_by_v]=$ITER_BUG
+	[iter_sleeping_cb_with_churn]=$ITER_BUG
+	[qp0_recreated_after_destroy]="upstream never releases a port's QP0/QP1 flags, so its QP0 rules after a destroy differ"
+)
+
 # mad_qps_up N: the MAD layer's N QP0s and QP1s are in the QP table.
 mad_qps_up() {
 	(($(grep -c ' SMI RTS \| GSI RTS ' "$QP_STATS") == $1))
@@ -21,7 +35,7 @@ mad_qps_up() {
 
 # report_ktap FILE PREFIX: one result per KTAP line, then the plan's.
 report_ktap() {
-	local line plan=0 n=0 prefix=$2
+	local line name plan=0 n=0 prefix=$2
 	while read -r line; do
 		case $line in
 		"ok "*)
@@ -30,8 +44,12 @@ report_ktap() {
 			;;
 		"not ok "*)
 			n=$((n + 1))
-			fail "$prefix-$(awk '{print $4}' <<<"$line")" \
-				"${line#*# }"
+			name=$(awk '{print $4}' <<<"$line")
+			if on_distro_core && [[ -n ${KNOWN_DIFF[$name]:-} ]]; then
+				result KNOWN "$prefix-$name" "${KNOWN_DIFF[$name]}"
+			else
+				fail "$prefix-$name" "${line#*# }"
+			fi
 			;;
 		1..*) plan=${line#1..} ;;
 		esac

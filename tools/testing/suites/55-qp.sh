@@ -30,9 +30,11 @@ max_qp_test() {
 t load load_rvtsw max_qp=$MAX_QP
 t mad-qps-up wait_for 100 mad_qps_up
 t state-machine qp_test states
-t bad-attributes qp_test attrs
+known_on_distro "upstream accepts out-of-range attributes such as an RC timeout of 32" \
+	bad-attributes qp_test attrs
 t queue-sizes qp_test caps
-t query-roundtrip qp_test roundtrip
+known_on_distro "upstream's query does not return the alternate path as it was set" \
+	query-roundtrip qp_test roundtrip
 t rq-ring-flush qp_test flush
 t max-qp max_qp_test
 t debugfs-lists-qps qp_test debugfs
