@@ -45,7 +45,8 @@ nothing_left() {
 # Two buckets: every QP shares a chain, the hardest case for resuming.
 t load load_rvtsw max_qp=$MAX_QP ports=2 qp_table_size=2
 t mad-qps-up wait_for 100 mad_qps_up
-t churn-while-reading stress
+known_on_distro "upstream's rvt_qp_iter_next visits a special QP twice with 2 ports, so qp_stats lists it twice" \
+	churn-while-reading stress
 t nothing-left nothing_left
 t max-qp-count-intact qp_test max-qp "$MAX_QP" 4
 t unload unload_all
