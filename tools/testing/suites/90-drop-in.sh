@@ -10,12 +10,12 @@ KVER=$(uname -r)
 UPDATES=/lib/modules/$KVER/updates
 
 # What `make install` does, into the guest's writable overlay: both
-# modules under updates/, then depmod. On the distro core nothing is
-# installed and modprobe finds the distro's own rdmavt.
+# modules under updates/, then depmod. On the distro core only rvtsw is
+# installed, and modprobe finds the distro's own rdmavt.
 install_ours() {
-	on_distro_core && return 0
 	mkdir -p "$UPDATES" &&
-	cp "$REPO/rdmavt.ko" "$REPO/rvtsw/rvtsw.ko" "$UPDATES/" &&
+	cp "$REPO/rvtsw/rvtsw.ko" "$UPDATES/" || return
+	on_distro_core || cp "$REPO/rdmavt.ko" "$UPDATES/" || return
 	depmod -a "$KVER"
 }
 
@@ -71,4 +71,4 @@ t unload-hfi1 modprobe -r hfi1
 t unload-ib_qib modprobe -r ib_qib
 t unload-rvtsw modprobe -r rvtsw
 t rdmavt-gone bash -c '! lsmod | grep -q "^rdmavt "'
-on_distro_core || t uninstall uninstall_ours
+t uninstall uninstall_ours
