@@ -36,6 +36,7 @@ t queue-sizes qp_test caps
 known_on_distro "upstream's query does not return the alternate path as it was set" \
 	query-roundtrip qp_test roundtrip
 t rq-ring-flush qp_test flush
-t max-qp max_qp_test
+skip_on_distro "WARNs the distro core: its rvt_create_qp error path at max_qp vfree()s a user RQ ring that is no vmalloc area" \
+	max-qp max_qp_test
 t debugfs-lists-qps qp_test debugfs
 t unload unload_all

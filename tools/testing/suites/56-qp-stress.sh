@@ -48,5 +48,6 @@ t mad-qps-up wait_for 100 mad_qps_up
 known_on_distro "upstream's rvt_qp_iter_next visits a special QP twice with 2 ports, so qp_stats lists it twice" \
 	churn-while-reading stress
 t nothing-left nothing_left
-t max-qp-count-intact qp_test max-qp "$MAX_QP" 4
+skip_on_distro "WARNs the distro core: its rvt_create_qp error path at max_qp vfree()s a user RQ ring that is no vmalloc area" \
+	max-qp-count-intact qp_test max-qp "$MAX_QP" 4
 t unload unload_all
