@@ -76,6 +76,7 @@ void rvt_stop_rnr_timer(struct rvt_qp *qp);
 int rvt_alloc_rq(struct rvt_rq *rq, u32 entries, u8 max_sge, int node,
 		 struct ib_udata *udata);
 u32 rvt_rwqe_size(u8 max_sge);
+int rvt_rq_produce(struct rvt_rq *rq, const struct ib_recv_wr *wr);
 int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
 void rvt_flush_rq(struct rvt_qp *qp);

@@ -111,39 +111,26 @@ static void rvt_flush_recv_wr(struct rvt_qp *qp, u64 wr_id)
 }
 
 /**
- * rvt_post_one_recv - put one receive request on a kernel QP's ring
- * @qp: the QP
+ * rvt_rq_produce - queue one receive request on a kernel ring
+ * @rq: the ring, of a kernel QP or SRQ; the caller holds rq->kwq->p_lock
  * @wr: the request
  *
- * In ERR the request is completed at once with a flush error instead.
- *
- * Context: any; takes p_lock with interrupts saved.
+ * Context: any; p_lock held.
  * Return: 0, -EINVAL for too many SGEs, -ENOMEM if the ring is full.
  */
-static int rvt_post_one_recv(struct rvt_qp *qp, const struct ib_recv_wr *wr)
+int rvt_rq_produce(struct rvt_rq *rq, const struct ib_recv_wr *wr)
 {
-	struct rvt_rq *rq = &qp->r_rq;
 	struct rvt_krwq *kwq = rq->kwq;
+	u32 next = rvt_rq_next(rq, kwq->head);
 	struct rvt_rwqe *wqe;
-	unsigned long flags;
-	u32 next;
 	int i;
 
+	lockdep_assert_held(&kwq->p_lock);
 	if (wr->num_sge < 0 || wr->num_sge > rq->max_sge)
 		return -EINVAL;
-
-	spin_lock_irqsave(&kwq->p_lock, flags);
-	/* Re-read under p_lock: see rvt_flush_rq(). */
-	if (ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_FLUSH_RECV) {
-		rvt_flush_recv_wr(qp, wr->wr_id);
-		spin_unlock_irqrestore(&kwq->p_lock, flags);
-		return 0;
-	}
-	next = rvt_rq_next(rq, kwq->head);
-	if (next == READ_ONCE(kwq->tail)) {
-		spin_unlock_irqrestore(&kwq->p_lock, flags);
+	/* Pairs with the consumer's release of tail: it is done reading. */
+	if (next == smp_load_acquire(&kwq->tail))
 		return -ENOMEM;
-	}
 	wqe = rvt_get_rwqe_ptr(rq, kwq->head);
 	wqe->wr_id = wr->wr_id;
 	wqe->num_sge = wr->num_sge;
@@ -154,8 +141,36 @@ static int rvt_post_one_recv(struct rvt_qp *qp, const struct ib_recv_wr *wr)
 	}
 	/* The entry before the index that hands it to the consumer. */
 	smp_store_release(&kwq->head, next);
-	spin_unlock_irqrestore(&kwq->p_lock, flags);
 	return 0;
+}
+
+/**
+ * rvt_post_one_recv - queue one receive request on a kernel QP
+ * @qp: the QP, which has its own receive ring
+ * @wr: the request
+ *
+ * In the ERR state the request is completed at once with a flush error.
+ *
+ * Context: any; takes p_lock with interrupts saved.
+ * Return: 0, -EINVAL for too many SGEs, -ENOMEM if the ring is full.
+ */
+static int rvt_post_one_recv(struct rvt_qp *qp, const struct ib_recv_wr *wr)
+{
+	struct rvt_krwq *kwq = qp->r_rq.kwq;
+	unsigned long flags;
+	int ret = 0;
+
+	/* Malformed requests are refused in every state, ERR included. */
+	if (wr->num_sge < 0 || wr->num_sge > qp->r_rq.max_sge)
+		return -EINVAL;
+	spin_lock_irqsave(&kwq->p_lock, flags);
+	/* Re-read under p_lock: see rvt_flush_rq(). */
+	if (ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_FLUSH_RECV)
+		rvt_flush_recv_wr(qp, wr->wr_id);
+	else
+		ret = rvt_rq_produce(&qp->r_rq, wr);
+	spin_unlock_irqrestore(&kwq->p_lock, flags);
+	return ret;
 }
 
 /**
@@ -213,7 +228,7 @@ static void rvt_rq_indices(struct rvt_qp *qp, u32 *head, u32 *tail)
 		*head = RDMA_READ_UAPI_ATOMIC(rq->wq->head);
 		*tail = RDMA_READ_UAPI_ATOMIC(rq->wq->tail);
 	} else {
-		/* Pairs with the release in rvt_post_one_recv(). */
+		/* Pairs with the release in rvt_rq_produce(). */
 		*head = smp_load_acquire(&rq->kwq->head);
 		*tail = rq->kwq->tail;
 	}

@@ -449,34 +449,13 @@ int rvt_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 
 static int rvt_srq_post_one(struct rvt_srq *srq, const struct ib_recv_wr *wr)
 {
-	struct rvt_rq *rq = &srq->rq;
-	struct rvt_krwq *kwq = rq->kwq;
-	struct rvt_rwqe *wqe;
 	unsigned long flags;
-	u32 next;
-	int i;
+	int ret;
 
-	if (wr->num_sge < 0 || wr->num_sge > rq->max_sge)
-		return -EINVAL;
-	spin_lock_irqsave(&kwq->p_lock, flags);
-	next = kwq->head + 1 == rq->size ? 0 : kwq->head + 1;
-	/* Pairs with the consumer's release: it is done with the entry. */
-	if (next == smp_load_acquire(&kwq->tail)) {
-		spin_unlock_irqrestore(&kwq->p_lock, flags);
-		return -ENOMEM;
-	}
-	wqe = rvt_get_rwqe_ptr(rq, kwq->head);
-	wqe->wr_id = wr->wr_id;
-	wqe->num_sge = wr->num_sge;
-	for (i = 0; i < wr->num_sge; i++) {
-		wqe->sg_list[i].addr = wr->sg_list[i].addr;
-		wqe->sg_list[i].length = wr->sg_list[i].length;
-		wqe->sg_list[i].lkey = wr->sg_list[i].lkey;
-	}
-	/* The entry before the index that hands it to consumers. */
-	smp_store_release(&kwq->head, next);
-	spin_unlock_irqrestore(&kwq->p_lock, flags);
-	return 0;
+	spin_lock_irqsave(&srq->rq.kwq->p_lock, flags);
+	ret = rvt_rq_produce(&srq->rq, wr);
+	spin_unlock_irqrestore(&srq->rq.kwq->p_lock, flags);
+	return ret;
 }
 
 /**
