@@ -1,6 +1,7 @@
 #!/bin/bash
 # Host-side check of the documentation: kernel-doc finds nothing to
-# complain about, `make man` builds the pages, every page renders with
+# complain about, every exported function and ib_device_ops entry has its
+# Context: and Return: sections (doc_audit.py), `make man` builds the pages, every page renders with
 # `man -l` without a groff warning, and rvt_query_qp(9) and rvt_qp_iter(9)
 # say what the project's seed pages say (attr_mask ignored and always 0;
 # cb gets v for its own filtering, built on the iterator that serves
@@ -40,6 +41,7 @@ cd "$REPO" || exit 1
 warnings=$(git ls-files '*.c' '*.h' | grep -v '^tools/' |
 	   xargs perl "$KERNEL_DOC" -none -Wall 2>&1)
 [[ -z $warnings ]] || fail "kernel-doc warnings:"$'\n'"$warnings"
+python3 "$REPO/tools/testing/doc_audit.py" || fail "kernel-doc sections missing"
 
 "$REPO/tools/mkman.sh" || fail "mkman.sh failed"
 pages=$(find "$MAN_OUT" -name '*.9' | wc -l)
