@@ -12,7 +12,7 @@ INSTALL_MOD_DIR ?= updates
 # on the command line as usual.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 
-.PHONY: all modules tests clean install setup check demo man style
+.PHONY: all modules tests clean install setup check demo bench man style
 
 all: modules
 
@@ -48,3 +48,6 @@ check: setup
 
 demo: setup
 	$(REPO)/tools/demo.sh
+
+bench: setup
+	$(REPO)/tools/bench.sh

@@ -121,6 +121,19 @@ unload_all() {
 	unload_rvtsw && { ! lsmod | grep -q '^rdmavt ' || rmmod rdmavt; }
 }
 
+# rdma_rxe over lo, as rxe0, for comparisons with rvtsw. Its GID 1 is
+# lo's ::ffff:127.0.0.1 (RoCE v2); the link-local GID 0 is unroutable on
+# lo (ENETUNREACH), so tools must be told to use GID 1.
+rxe_up() {
+	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev lo &&
+		wait_for 50 test -e /sys/class/infiniband/rxe0
+}
+
+rxe_down() {
+	rdma link delete rxe0 2>/dev/null
+	modprobe -r rdma_rxe
+}
+
 # wait_for COUNT CMD...: retry CMD up to COUNT times, 0.1 s apart.
 wait_for() {
 	local n=$1

@@ -39,16 +39,6 @@ rvtsw_suite() {
 	run_pyverbs rvtsw_0 "rvtsw-$RVT_CORE"
 }
 
-rxe_up() {
-	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev lo &&
-		wait_for 50 test -e /sys/class/infiniband/rxe0
-}
-
-rxe_down() {
-	rdma link delete rxe0 2>/dev/null
-	modprobe -r rdma_rxe
-}
-
 # rxe's run, once per boot. Its failures are rxe's: only its counts
 # matter here. GID 1 is lo's ::ffff:127.0.0.1 (RoCE v2); the suite's
 # default, the link-local GID 0, is unroutable on lo (ENETUNREACH).

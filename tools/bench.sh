@@ -1,0 +1,80 @@
+#!/bin/bash
+# `make bench`: perftest on rvtsw over our rdmavt.ko, on rvtsw over the
+# distro's rdmavt.ko, and on rdma_rxe, side by side in one guest boot
+# (timings under TCG mean little on their own; the ratios between
+# targets in one boot are what to read). Prints a table of medians over
+# the rounds; the raw perftest output is in build/bench/guest.log.
+#
+# RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier)
+# and RVT_BENCH_TARGETS (default "ours distro rxe") are passed to the
+# guest's half, tools/testing/bench-guest.sh.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=$REPO/build/bench
+
+# table FILE: the RVT-BENCH lines of FILE as one row per benchmark, a
+# column per target holding the median of its rounds ("failed" if any
+# round failed), and ours against the distro core: above 1 is ours
+# faster (for latencies the ratio is inverted so that this holds too).
+table() {
+	awk '
+	function median(list,    n, v, i, j, x) {
+		n = split(list, v, " ")
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
+				x = v[j]; v[j] = v[j - 1]; v[j - 1] = x
+			}
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	/^RVT-BENCH / {
+		t = $2; b = $3
+		if (!(t in seen)) { seen[t] = 1; targets[++nt] = t }
+		if (!(b in unit)) { names[++nb] = b }
+		unit[b] = $5
+		if ($4 == "failed") failed[t, b] = 1
+		runs[t, b] = runs[t, b] " " $4
+	}
+	END {
+		printf "%-16s %-5s", "benchmark", "unit"
+		for (i = 1; i <= nt; i++) printf " %10s", targets[i]
+		print "   ours/distro"
+		for (j = 1; j <= nb; j++) {
+			b = names[j]
+			printf "%-16s %-5s", b, unit[b]
+			for (i = 1; i <= nt; i++) {
+				k = targets[i] SUBSEP b
+				if (k in failed) value[k] = "failed"
+				else if (k in runs) value[k] = median(runs[k])
+				else value[k] = "-"
+				printf " %10s", value[k]
+			}
+			o = value["ours", b]; d = value["distro", b]
+			if (o + 0 > 0 && d + 0 > 0)
+				printf "   %.2fx", unit[b] == "usec" ? d / o : o / d
+			print ""
+		}
+	}' "$1"
+}
+
+main() {
+	local rc=0 targets
+	read -ra targets <<<"${RVT_BENCH_TARGETS:-}"
+	mkdir -p "$OUT"
+	make -C "$REPO" modules >"$OUT/build.log" 2>&1 ||
+		{ cat "$OUT/build.log"; return 1; }
+	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
+		--timeout "${RVT_VM_TIMEOUT:-3600}" \
+		"$REPO/tools/testing/bench-guest.sh" \
+		--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}" \
+		"${targets[@]}" >"$OUT/guest.log" 2>&1 ||
+		rc=$?
+	echo "medians of ${RVT_BENCH_ROUNDS:-3} rounds; every run in $OUT/guest.log"
+	table "$OUT/guest.log"
+	if ((rc != 0)); then
+		echo "bench: guest exit status $rc (see $OUT/guest.log)"
+	fi
+	return "$rc"
+}
+
+main

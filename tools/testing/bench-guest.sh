@@ -1,0 +1,116 @@
+#!/bin/bash
+# The guest half of `make bench`: the same perftest runs, one after the
+# other in this one boot, on rvtsw over our rdmavt.ko, on rvtsw over the
+# distro's rdmavt.ko, and on rdma_rxe over lo. Each figure is printed as
+#   RVT-BENCH <target> <benchmark> <value> <unit>
+# (or "failed"), once per round; tools/bench.sh makes the table. Rounds
+# go through every target in turn, so that a slow spell of the host does
+# not fall on one target only. Everything else is indented.
+#
+# Usage: bench-guest.sh [--rounds N] [--scale N] [TARGET...]: N rounds
+# (default 3), iteration counts multiplied by N (default 1), targets
+# among ours, distro and rxe (default all three).
+set -uo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=perftest.sh
+source "$TESTING_DIR/perftest.sh"
+
+ROUNDS=3
+SCALE=1
+TARGETS="ours distro rxe"
+LOG=/tmp/bench-perftest.log
+FAILURES=0
+
+# name kind field unit iterations program [options...]; field is the
+# report column: 4 average bandwidth, 5 message rate (bandwidth tests)
+# or typical latency (latency tests). All RC unless -c says otherwise.
+BENCHMARKS=(
+	"send_bw_64k bw 4 MB/s 400 ib_send_bw -s 65536"
+	"write_bw_64k bw 4 MB/s 400 ib_write_bw -s 65536"
+	"read_bw_64k bw 4 MB/s 400 ib_read_bw -s 65536"
+	"send_rate_64 bw 5 Mpps 4000 ib_send_bw -s 64"
+	"ud_send_rate_64 bw 5 Mpps 4000 ib_send_bw -c UD -s 64"
+	"atomic_rate bw 5 Mpps 2000 ib_atomic_bw"
+	"send_lat_8 lat 5 usec 2000 ib_send_lat -s 8"
+	"write_lat_8 lat 5 usec 2000 ib_write_lat -s 8"
+	"read_lat_8 lat 5 usec 2000 ib_read_lat -s 8"
+)
+
+# target_up TARGET: bring the device up and point perftest at it.
+target_up() {
+	case $1 in
+	ours | distro)
+		RVT_CORE=$1 load_rvtsw && PERF_DEV=rvtsw_0 PERF_OPTS= ;;
+	rxe)
+		rxe_up && PERF_DEV=rxe0 PERF_OPTS="-x 1" ;; # GID 1: see rxe_up
+	*) return 1 ;;
+	esac
+}
+
+target_down() {
+	case $1 in
+	rxe) rxe_down ;;
+	*) unload_all ;;
+	esac
+}
+
+# bench TARGET NAME KIND FIELD UNIT ITERS PROG [OPTS...]
+bench() {
+	local target=$1 name=$2 kind=$3 field=$4 unit=$5 iters=$6 value
+	shift 6
+	echo "== $target $name: $* -n $((iters * SCALE))" >>"$LOG"
+	if perf "$kind" "$@" -n "$((iters * SCALE))" >>"$LOG" 2>&1; then
+		value=$(awk -v f="$field" '{ print $f }' <<<"$PERF_REPORT")
+		echo "RVT-BENCH $target $name $value $unit"
+	else
+		echo "RVT-BENCH $target $name failed $unit"
+		((FAILURES++))
+	fi
+}
+
+run_target() {
+	local target=$1 entry
+	if ! target_up "$target" >>"$LOG" 2>&1; then
+		echo "RVT-BENCH $target setup failed -"
+		((FAILURES++))
+		return
+	fi
+	wait_for 50 test -e /dev/infiniband/uverbs0
+	for entry in "${BENCHMARKS[@]}"; do
+		# shellcheck disable=SC2086 # an entry is a list of words
+		bench "$target" $entry
+	done
+	target_down "$target" >>"$LOG" 2>&1
+}
+
+parse_args() {
+	while (($#)); do
+		case $1 in
+		--rounds) ROUNDS=$2 && shift ;;
+		--scale) SCALE=$2 && shift ;;
+		*) break ;;
+		esac
+		shift
+	done
+	(($# == 0)) || TARGETS="$*"
+	[[ $ROUNDS =~ ^[1-9][0-9]*$ && $SCALE =~ ^[1-9][0-9]*$ ]] ||
+		{ echo "bad --rounds or --scale" >&2; return 2; }
+}
+
+main() {
+	local target round
+	parse_args "$@" || return
+	: >"$LOG"
+	for ((round = 1; round <= ROUNDS; round++)); do
+		for target in $TARGETS; do
+			run_target "$target"
+		done
+	done
+	echo "perftest output:"
+	indent <"$LOG"
+	((FAILURES == 0))
+}
+
+main "$@"
