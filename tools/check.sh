@@ -100,6 +100,7 @@ main() {
 	host_step abi-check-selftest "$REPO/tools/testing/abi-check-test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch
 	host_step sparse "$REPO/tools/style.sh" sparse
+	host_step shellcheck "$REPO/tools/style.sh" shellcheck
 	host_step man-pages "$REPO/tools/testing/man_test.sh"
 	run_guest "$@"
 

@@ -85,8 +85,8 @@ see_also() {
 	src=$(sed -n 's/^SRC //p' "$page.src")
 	{
 		echo '.SH "SEE ALSO"'
-		echo "Source file \\fB$src\\fR. Its other functions, then the" \
-		     "interfaces of $(family_title "$fam"):"
+		printf 'Source file \\fB%s\\fR. Its other functions, then the interfaces of %s:\n' \
+			"$src" "$(family_title "$fam")"
 		{
 			awk -F'\t' -v s="$src" '$2 == s {print $1}' \
 				"$WORK/$fam.index" | sort

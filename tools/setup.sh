@@ -46,6 +46,7 @@ PACKAGES=(
 	libibverbs-dev
 	iproute2
 	sparse
+	shellcheck
 	man-db
 )
 

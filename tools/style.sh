@@ -1,7 +1,7 @@
 #!/bin/bash
-# Kernel coding style gates: checkpatch --strict on every C file of ours,
-# and sparse over the whole build. Usage: style.sh [checkpatch|sparse]...
-# (both by default). Exits non-zero if any gate reports anything.
+# Style gates: checkpatch --strict on every C file of ours, sparse over
+# the whole build, shellcheck on every shell script. Usage:
+# style.sh [checkpatch|sparse|shellcheck]... (all by default). Exits non-zero if any gate reports anything.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -48,9 +48,29 @@ run_sparse() {
 	echo "sparse: clean"
 }
 
+# The shell scripts: *.sh, and the files whose #! names a shell.
+our_scripts() {
+	git -C "$REPO" ls-files --cached --others --exclude-standard |
+		while read -r f; do
+			[[ $f == *.sh ]] ||
+				head -n1 "$REPO/$f" | grep -q '^#!.*\(bash\|/sh\)$' ||
+				continue
+			echo "$f"
+		done
+}
+
+run_shellcheck() {
+	local out
+	out=$(cd "$REPO" && our_scripts | xargs shellcheck -x 2>&1) || {
+		printf '%s\n' "$out"
+		return 1
+	}
+	echo "shellcheck: clean"
+}
+
 main() {
 	local gate rc=0
-	(($#)) || set -- checkpatch sparse
+	(($#)) || set -- checkpatch sparse shellcheck
 	for gate in "$@"; do
 		"run_$gate" || rc=1
 	done

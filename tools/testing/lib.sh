@@ -11,6 +11,7 @@
 
 TESTING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$TESTING_DIR/../.." && pwd)
+# shellcheck disable=SC2034 # for the suites
 PY=/usr/bin/python3	# Debian's, which has pyverbs
 # Which rdmavt core the suites run on: ours (the repo's rdmavt.ko) or the
 # distro's (the pinned kernel's own rdmavt.ko).

@@ -21,8 +21,8 @@ t unload-core rmmod rdmavt
 
 # Several devices with several ports each, loaded and unloaded repeatedly.
 multi_cycle() {
-	local i
-	for i in 1 2 3; do
+	local _
+	for _ in 1 2 3; do
 		load_rvtsw devices=3 ports=2 || return
 		device_count 3 || return
 		unload_rvtsw || return
