@@ -6,13 +6,15 @@
  * The file is a seq_file over rdmavt's QP iterator. Each start() allocates
  * an iterator and enters an RCU read section, which stop() leaves, freeing
  * the iterator: nothing is held between two reads. To go on where the
- * previous read stopped, stop() remembers where the iterator stood (its
- * slot and the QPN there, or the end) and start() for the next position
- * walks to the first QP at or after that place. rdmavt keeps each bucket
- * sorted by QPN, so with QPs created and destroyed meanwhile, a QP present
- * throughout a read of the whole file appears in it exactly once, and no
- * QP twice. (On an rdmavt whose chains are not sorted, a bucket holding
- * several QPs may show one twice or miss one when a read is split.)
+ * previous read stopped, stop() remembers where the iterator stood: its
+ * slot, the QPN there and how many QPs came before it in that slot (or
+ * the end). start() for the next position finds that QP again in its
+ * slot; if it has gone meanwhile, it takes the QP that now stands at its
+ * index in the slot. This assumes no order within a slot: our rdmavt
+ * keeps each bucket sorted by QPN, upstream's puts new QPs first. A QP
+ * present throughout a read of the whole file appears in it, and every
+ * read ends: each restart begins at a QP not shown yet, or at most a
+ * slot's worth of QPs before one when the QP it stopped at went away.
  * Position 0, and any position other than the remembered one (after a
  * seek), is found by counting from the first QP.
  */
@@ -29,33 +31,80 @@ static struct dentry *rvtsw_debugfs_root;
  * struct rvtsw_qp_seq - the state of one open qp_stats file
  * @rdi: the device
  * @iter: the iterator, from start() to stop() (the RCU read section)
- * @pos: the position whose QP @slot and @qpn describe
+ * @in_slot: how many QPs come before @iter's in its slot
+ * @pos: the position whose QP @slot, @qpn and @index describe
  * @slot: the iterator slot of that QP; RVTSW_QP_SEQ_END past the last one
  * @qpn: its QP number
- * @resume: @pos, @slot and @qpn describe where the last read stopped
+ * @index: how many QPs came before it in its slot
+ * @resume: @pos, @slot, @qpn and @index describe where the last read
+ *	    stopped
  */
 struct rvtsw_qp_seq {
 	struct rvt_dev_info *rdi;
 	struct rvt_qp_iter *iter;
+	unsigned int in_slot;
 	loff_t pos;
 	int slot;
 	u32 qpn;
+	unsigned int index;
 	bool resume;
 };
 
 /**
- * rvtsw_qp_seq_before - whether the iterator is before the remembered QP
+ * rvtsw_qp_seq_step - advance the iterator, counting QPs within a slot
  * @st: the file's state
  *
  * Context: within the RCU read section.
- * Return: true if its (slot, QPN) is below the remembered one.
+ * Return: true with the iterator on the next QP, false at the end.
  */
-static bool rvtsw_qp_seq_before(const struct rvtsw_qp_seq *st)
+static bool rvtsw_qp_seq_step(struct rvtsw_qp_seq *st)
+	__must_hold(RCU)
 {
-	const struct rvt_qp_iter *iter = st->iter;
+	struct rvt_qp_iter *iter = st->iter;
+	bool had_qp = iter->qp;
+	int slot = iter->n;
 
-	return iter->n < st->slot ||
-	       (iter->n == st->slot && iter->qp->ibqp.qp_num < st->qpn);
+	if (rvt_qp_iter_next(iter))
+		return false;
+	st->in_slot = had_qp && iter->n == slot ? st->in_slot + 1 : 0;
+	return true;
+}
+
+/**
+ * rvtsw_qp_seq_refind - move the iterator to where the last read stopped
+ * @st: the file's state, its iterator on the first QP
+ *
+ * The iterator's state is its QP and its slot, so a copy of it is a
+ * bookmark from which the search within the slot can start over.
+ *
+ * Context: within the RCU read section.
+ * Return: true with the iterator on the remembered QP, or if that has
+ * gone on the one now at its index in the slot (or the first one after
+ * the slot); false if no QP is left from there on.
+ */
+static bool rvtsw_qp_seq_refind(struct rvtsw_qp_seq *st)
+	__must_hold(RCU)
+{
+	struct rvt_qp_iter *iter = st->iter;
+	struct rvt_qp_iter slot_start;
+
+	while (iter->n < st->slot)
+		if (!rvtsw_qp_seq_step(st))
+			return false;
+	if (iter->n > st->slot)
+		return true;
+	slot_start = *iter;
+	do {
+		if (iter->qp->ibqp.qp_num == st->qpn)
+			return true;
+	} while (rvtsw_qp_seq_step(st) && iter->n == st->slot);
+
+	*iter = slot_start;
+	st->in_slot = 0;
+	while (st->in_slot < st->index && iter->n == st->slot)
+		if (!rvtsw_qp_seq_step(st))
+			return false;
+	return true;
 }
 
 /**
@@ -72,16 +121,13 @@ static bool rvtsw_qp_seq_seek(struct rvtsw_qp_seq *st, loff_t pos)
 {
 	loff_t i;
 
-	if (rvt_qp_iter_next(st->iter))
+	st->in_slot = 0;
+	if (!rvtsw_qp_seq_step(st))
 		return false;
-	if (pos && st->resume && pos == st->pos) {
-		while (rvtsw_qp_seq_before(st))
-			if (rvt_qp_iter_next(st->iter))
-				return false;
-		return true;
-	}
+	if (pos && st->resume && pos == st->pos)
+		return st->slot != RVTSW_QP_SEQ_END && rvtsw_qp_seq_refind(st);
 	for (i = 0; i < pos; i++)
-		if (rvt_qp_iter_next(st->iter))
+		if (!rvtsw_qp_seq_step(st))
 			return false;
 	return true;
 }
@@ -124,7 +170,7 @@ static void *rvtsw_qp_seq_next(struct seq_file *s, void *v, loff_t *pos)
 	struct rvtsw_qp_seq *st = s->private;
 
 	++*pos;
-	return rvt_qp_iter_next(st->iter) ? NULL : st->iter;
+	return rvtsw_qp_seq_step(st) ? st->iter : NULL;
 }
 
 /**
@@ -149,6 +195,7 @@ static void rvtsw_qp_seq_stop(struct seq_file *s, void *v)
 		st->pos = s->index;
 		st->slot = v ? st->iter->n : RVTSW_QP_SEQ_END;
 		st->qpn = v ? st->iter->qp->ibqp.qp_num : 0;
+		st->index = v ? st->in_slot : 0;
 	}
 	rcu_read_unlock();
 	kfree(st->iter);

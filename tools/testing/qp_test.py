@@ -13,6 +13,8 @@ Usage: qp_test.py DEVICE TEST [ARGS], with TEST one of
   max-qp MAX IN_USE         IN_USE QPs belong to kernel clients; the rest of
                             MAX can be created, then ENOMEM
   debugfs                   qp_stats lists exactly the QPs in INIT..ERR
+  split-reads NQPS          with NQPS QPs of ours in INIT, qp_stats read in
+                            small pieces shows what a whole read shows
   churn SECONDS SEED        create, walk and destroy QPs for SECONDS
   watch SECONDS NSTABLE     read qp_stats in small pieces for SECONDS while
                             NSTABLE QPs of ours sit in INIT: each read must
@@ -383,6 +385,11 @@ LINE = re.compile(r"^N (\d+) QPN 0x([0-9a-f]{6}) (RC|UC|UD|SMI|GSI) "
                   r"PID (-?\d+)$")
 
 
+# No read of qp_stats needs more than this: a read that goes on is a
+# runaway iteration.
+QP_STATS_MAX = 1 << 20
+
+
 def read_qp_stats(name, chunk=None):
     """The lines of one read of qp_stats, parsed; small chunks make the
     kernel stop and restart its iteration many times."""
@@ -394,6 +401,8 @@ def read_qp_stats(name, chunk=None):
             if not piece:
                 break
             data += piece
+            check(len(data) <= QP_STATS_MAX,
+                  f"qp_stats read in {chunk}-byte pieces never ends")
     finally:
         os.close(fd)
     rows = []
@@ -464,6 +473,31 @@ def test_churn(env, seconds, seed):
     print(f"worker {seed}: {n} QPs created, walked and destroyed")
 
 
+def test_split_reads(env, name, nqps):
+    """With nothing changing, qp_stats read in pieces small enough to stop
+    the kernel's iteration at every QP shows what one whole read shows:
+    every restart resumes where the last read stopped, within a hash
+    bucket too, whatever order the core keeps its buckets in."""
+    qps = []
+    try:
+        for i in range(nqps):
+            kind = "RC" if i % 2 else "UD"
+            qps.append(env.qp(kind))
+            bring_to(qps[-1], kind, INIT)
+        whole = sorted(read_qp_stats(name))
+        check({qp.qp_num for qp in qps} <= {r[0] for r in whole},
+              "a QP missing from qp_stats")
+        for chunk in (61, 200, 1000, 4096):
+            rows = sorted(read_qp_stats(name, chunk=chunk))
+            check(rows == whole, f"{chunk}-byte reads: {len(rows)} lines, "
+                  f"a whole read has {len(whole)}")
+    finally:
+        for qp in qps:
+            qp.close()
+    print(f"{nqps} QPs: reads in 61 to 4096-byte pieces show the "
+          f"{len(whole)} lines of a whole read")
+
+
 def test_watch(env, name, seconds, nstable):
     stable = []
     for i in range(nstable):
@@ -509,6 +543,8 @@ def main():
             test_debugfs(env, name)
         elif test == "churn":
             test_churn(env, float(args[0]), int(args[1]))
+        elif test == "split-reads":
+            test_split_reads(env, name, int(args[0]))
         elif test == "watch":
             test_watch(env, name, float(args[0]), int(args[1]))
         else:
