@@ -91,7 +91,7 @@ int rvtsw_query_port_state(struct rvt_dev_info *rdi, u32 port_num,
 				 IB_PORT_PHYS_STATE_DISABLED;
 	props->lid = port->lid;
 	props->lmc = 0;
-	props->gid_tbl_len = RVTSW_GUIDS_PER_PORT;
+	props->gid_tbl_len = 1;
 	props->max_mtu = RVTSW_MTU;
 	props->active_mtu = RVTSW_MTU;
 	props->max_vl_num = 1;
@@ -104,12 +104,8 @@ int rvtsw_query_port_state(struct rvt_dev_info *rdi, u32 port_num,
  * rvtsw_get_guid_be - a port's GUID, by GID table index
  * @rdi: the device
  * @rvp: the port
- * @guid_index: GID table index
+ * @guid_index: GID table index; rvtsw has one entry
  * @guid: where to store the GUID
- *
- * Index 0 is the port GUID. The alias GUIDs behind it are zero: no
- * subnet manager has assigned them, and the IB core leaves zero GIDs out
- * of its GID cache, so they read as empty entries.
  *
  * Context: any.
  * Return: 0, or -EINVAL for an index beyond the table.
@@ -117,10 +113,9 @@ int rvtsw_query_port_state(struct rvt_dev_info *rdi, u32 port_num,
 int rvtsw_get_guid_be(struct rvt_dev_info *rdi, struct rvt_ibport *rvp,
 		      int guid_index, __be64 *guid)
 {
-	if (guid_index < 0 || guid_index >= RVTSW_GUIDS_PER_PORT)
+	if (guid_index != 0)
 		return -EINVAL;
-	*guid = guid_index ? 0 :
-		container_of(rvp, struct rvtsw_port, rvp)->guid;
+	*guid = container_of(rvp, struct rvtsw_port, rvp)->guid;
 	return 0;
 }
 

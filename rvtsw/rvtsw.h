@@ -15,12 +15,6 @@
 /* The default P_Key, and optionally one more (module parameter). */
 #define RVTSW_MAX_PKEYS 2
 #define RVTSW_MTU IB_MTU_4096
-/*
- * GID table entries per port, as on qib and hfi1: entry 0 is the port
- * GUID, the others are alias GUIDs that only a subnet manager assigns,
- * so without one they stay unassigned (all zero).
- */
-#define RVTSW_GUIDS_PER_PORT 5
 /* Every port has one LID: no LMC, no path bits. */
 #define RVTSW_LMC 0
 /* LIDs are 1..RVTSW_MAX_LID, unique across every rvtsw device. */
