@@ -200,18 +200,23 @@ static bool rvtsw_send_busy(struct rvt_qp *qp)
 }
 
 /**
- * rvtsw_quiesce_send - wait for a send engine run in progress to end
+ * rvtsw_quiesce_send - wait until no send engine run can touch a QP
  * @qp: the QP, just moved to RESET
  *
- * rdmavt's quiesce_qp callback. rdmavt has already stopped the work item,
- * but a run from post_send may still be transmitting a request that the
- * reset is about to release. Runs see the new state at their next step
- * and stop, and no new run starts.
+ * rdmavt's quiesce_qp callback, called after stop_send_queue() and after
+ * the QP's timers are gone. A timer that fired between those two steps
+ * may have queued the work item again, so it is cancelled once more here,
+ * now that nothing can queue it. A run from post_send may still be
+ * transmitting a request that the reset is about to release: runs see
+ * the new state at their next step and stop, and no new run starts.
  *
  * Context: process context, no QP lock held; sleeps.
  */
 void rvtsw_quiesce_send(struct rvt_qp *qp)
 {
+	struct rvtsw_qp_priv *priv = qp->priv;
+
+	cancel_work_sync(&priv->send_work);
 	while (rvtsw_send_busy(qp))
 		usleep_range(10, 50);
 }
