@@ -5,6 +5,8 @@
 # targets in one boot are what to read). Prints a table of medians over
 # the rounds; the raw perftest output is in build/bench/guest.log.
 #
+# `bench.sh --table LOG` only prints the table of a guest log.
+#
 # RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier)
 # and RVT_BENCH_TARGETS (default "ours distro rxe") are passed to the
 # guest's half, tools/testing/bench-guest.sh.
@@ -77,4 +79,8 @@ main() {
 	return "$rc"
 }
 
-main
+if [[ ${1:-} == --table ]]; then
+	table "$2"
+else
+	main
+fi

@@ -102,6 +102,7 @@ main() {
 	host_step sparse "$REPO/tools/style.sh" sparse
 	host_step shellcheck "$REPO/tools/style.sh" shellcheck
 	host_step man-pages "$REPO/tools/testing/man_test.sh"
+	host_step bench-table "$REPO/tools/testing/bench_table_test.sh"
 	run_guest "$@"
 
 	print_core_table
