@@ -40,9 +40,10 @@ from pyverbs.cq import CQ
 from pyverbs.device import Context
 from pyverbs.mr import MR
 from pyverbs.pd import PD
-from pyverbs.pyverbs_error import PyverbsRDMAError
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.wr import SGE, RecvWR, SendWR
+
+from verbs_checks import check, expect_errno
 
 QKEY = 0x11111111
 GRH_BYTES = 40
@@ -52,11 +53,6 @@ MTU = 4096
 UNKNOWN_LID = 0x1234
 MGID = "ff12:401b:ffff:0000:0000:0000:0000:0001"
 MLID = 0xc001
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
 
 
 class Port:
@@ -167,16 +163,6 @@ def wait_one(cq, what, seconds=10):
             return wcs[0]
         time.sleep(0.001)
     raise AssertionError(f"no {what} within {seconds} s")
-
-
-def expect_errno(want, what, func, *args, **kwargs):
-    try:
-        func(*args, **kwargs)
-    except PyverbsRDMAError as err:
-        check(err.error_code == want,
-              f"{what}: errno {err.error_code}, want {want}")
-        return
-    raise AssertionError(f"{what}: succeeded, want errno {want}")
 
 
 def one_received(qp, what):

@@ -23,20 +23,16 @@ from pyverbs.cq import CQ
 from pyverbs.device import Context
 from pyverbs.mr import MR
 from pyverbs.pd import PD
-from pyverbs.pyverbs_error import PyverbsRDMAError
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
 from pyverbs.wr import RecvWR, SendWR, SGE
 import pyverbs.enums as e
 
+from verbs_checks import check, expect_errno
+
 ALL = (e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE |
        e.IBV_ACCESS_REMOTE_READ | e.IBV_ACCESS_REMOTE_ATOMIC)
 TIMEOUT = 10.0
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
 
 
 def poll(cq, n=1):
@@ -173,16 +169,6 @@ def test_rc_ops(ctx, pd):
         la.close()
         lb.close()
     print("SEND, WRITE, READ, FETCH_ADD, CMP_SWAP: data as expected")
-
-
-def expect_errno(want, what, func, *args):
-    try:
-        func(*args)
-    except PyverbsRDMAError as err:
-        check(err.error_code == want,
-              f"{what}: errno {err.error_code}, want {want}")
-        return
-    raise AssertionError(f"{what}: posted, want errno {want}")
 
 
 def test_errors(ctx, pd):

@@ -135,6 +135,36 @@ rxe_down() {
 	modprobe -r rdma_rxe
 }
 
+# Is something listening on TCP port $1?
+tcp_listening() {
+	ss -Hltn "sport = :$1" | grep -q .
+}
+
+# server_client OUT PORT SERVER CLIENT: run the command in the array named
+# SERVER in the background, then, once something listens on TCP PORT,
+# the command in the array named CLIENT. Their outputs go to OUT/server
+# and OUT/client and are shown with their exit statuses.
+# Return: 0 if both exited 0.
+server_client() {
+	local out=$1 port=$2 spid rc=0 src=0
+	local -n server_cmd=$3 client_cmd=$4
+	timeout 300 "${server_cmd[@]}" >"$out/server" 2>&1 &
+	spid=$!
+	if ! wait_for 100 tcp_listening "$port"; then
+		echo "server never listened"
+		kill "$spid" 2>/dev/null
+		rc=1
+	else
+		timeout 300 "${client_cmd[@]}" >"$out/client" 2>&1 || rc=$?
+	fi
+	wait "$spid" || src=$?
+	echo "server (status $src):"
+	indent <"$out/server"
+	echo "client (status $rc):"
+	indent <"$out/client" 2>/dev/null
+	((rc == 0 && src == 0))
+}
+
 # wait_for COUNT CMD...: retry CMD up to COUNT times, 0.1 s apart.
 wait_for() {
 	local n=$1

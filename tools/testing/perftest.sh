@@ -12,10 +12,6 @@ PERF_TCP_PORT=19515
 # shellcheck disable=SC2034 # read by the scripts that source this
 PERF_REPORT=
 
-perf_listening() {
-	ss -Hltn "sport = :$1" | grep -q .
-}
-
 # The figures of a perftest report: the line after the column headings
 # (which start with "#bytes"), e.g. "65536 100 310.25 305.51 0.004888".
 # Bandwidth: #bytes #iterations BW-peak BW-average[MB/s] MsgRate[Mpps];
@@ -50,28 +46,14 @@ PERF_ATTEMPTS=5
 # and their figures are positive (the passive side of ib_read_lat prints
 # no report), 2 if only a failed calibration spoiled the figures, else 1.
 perf_run_once() {
-	local kind=$1 out=$2 prog=$3 spid rc=0 src=0 side
+	local kind=$1 out=$2 prog=$3 side server client
 	shift 3
 	((PERF_TCP_PORT++))
-	# shellcheck disable=SC2086 # PERF_OPTS is a list of options
-	timeout 300 "$prog" -d "$PERF_DEV" -p "$PERF_TCP_PORT" -F $PERF_OPTS \
-		"$@" >"$out/server" 2>&1 &
-	spid=$!
-	if ! wait_for 100 perf_listening "$PERF_TCP_PORT"; then
-		echo "server never listened"
-		kill "$spid" 2>/dev/null
-		rc=1
-	else
-		# shellcheck disable=SC2086
-		timeout 300 "$prog" -d "$PERF_DEV" -p "$PERF_TCP_PORT" -F \
-			$PERF_OPTS "$@" localhost >"$out/client" 2>&1 || rc=$?
-	fi
-	wait "$spid" || src=$?
-	echo "server (status $src):"
-	indent <"$out/server"
-	echo "client (status $rc):"
-	indent <"$out/client" 2>/dev/null
-	((rc == 0 && src == 0)) || return 1
+	# shellcheck disable=SC2206 # PERF_OPTS is a list of options
+	server=("$prog" -d "$PERF_DEV" -p "$PERF_TCP_PORT" -F $PERF_OPTS "$@")
+	# shellcheck disable=SC2034 # passed by name to server_client
+	client=("${server[@]}" localhost)
+	server_client "$out" "$PERF_TCP_PORT" server client || return 1
 	for side in server client; do
 		[[ $side == client || -n $(perf_report_line "$out/$side") ]] ||
 			continue

@@ -12,26 +12,21 @@ ITERS=200
 
 user_test() { (cd "$TESTING_DIR" && "$PY" dp_user_test.py "$DEV" "$@"); }
 
-listening() { ss -Hltn 'sport = :18515' | grep -q .; }
-
-# pingpong PROG [ARGS...]: server and client on $DEV; both must succeed
-# and report $ITERS iterations.
+# pingpong PROG [ARGS...]: server and client on $DEV (the examples' TCP
+# port 18515); both must succeed and report $ITERS iterations.
 pingpong() {
-	local prog=$1 sout=/tmp/pp-server.$$ cout=/tmp/pp-client.$$ spid rc=0
+	local prog=$1 out rc
 	shift
-	timeout 120 "$prog" -d "$DEV" -n "$ITERS" "$@" >"$sout" 2>&1 &
-	spid=$!
-	wait_for 100 listening || rc=1
-	timeout 120 "$prog" -d "$DEV" -n "$ITERS" "$@" localhost \
-		>"$cout" 2>&1 || rc=1
-	wait "$spid" || rc=1
-	echo "client:"
-	cat "$cout"
-	echo "server:"
-	cat "$sout"
-	grep -q "^$ITERS iters in" "$cout" || rc=1
-	grep -q "^$ITERS iters in" "$sout" || rc=1
-	rm -f "$sout" "$cout"
+	out=$(mktemp -d)
+	# shellcheck disable=SC2034 # both passed by name to server_client
+	local scmd=("$prog" -d "$DEV" -n "$ITERS" "$@")
+	# shellcheck disable=SC2034
+	local ccmd=("$prog" -d "$DEV" -n "$ITERS" "$@" localhost)
+	server_client "$out" 18515 scmd ccmd &&
+		grep -q "^$ITERS iters in" "$out/server" &&
+		grep -q "^$ITERS iters in" "$out/client"
+	rc=$?
+	rm -rf "$out"
 	return "$rc"
 }
 

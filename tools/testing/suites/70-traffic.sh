@@ -8,37 +8,21 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 ITERS=20
 TCP_PORT=18515
 
-# Is something listening on TCP port $1?
-listening() {
-	ss -Hltn "sport = :$1" | grep -q .
-}
-
 # pingpong PROG SERVER_DEV:PORT CLIENT_DEV:PORT [ARGS...]: run PROG as a
 # server and as its client, with ARGS on both sides; both must finish,
 # exit 0 and report their exchanges.
 pingpong() {
-	local prog=$1 server=$2 client=$3 spid rc=0 src=0 out
+	local prog=$1 server=$2 client=$3 out rc
 	shift 3
 	out=$(mktemp -d)
 	((TCP_PORT++))
-	timeout 120 "$prog" -d "${server%:*}" -i "${server#*:}" -p "$TCP_PORT" \
-		-n "$ITERS" "$@" >"$out/server" 2>&1 &
-	spid=$!
-	if ! wait_for 100 listening "$TCP_PORT"; then
-		echo "server never listened"
-		kill "$spid" 2>/dev/null
-		rc=1
-	else
-		timeout 120 "$prog" -d "${client%:*}" -i "${client#*:}" \
-			-p "$TCP_PORT" -n "$ITERS" "$@" localhost \
-			>"$out/client" 2>&1 || rc=$?
-	fi
-	wait "$spid" || src=$?
-	echo "server (status $src):"
-	indent <"$out/server"
-	echo "client (status $rc):"
-	indent <"$out/client" 2>/dev/null
-	((rc == 0 && src == 0)) &&
+	# shellcheck disable=SC2034 # both passed by name to server_client
+	local scmd=("$prog" -d "${server%:*}" -i "${server#*:}" -p "$TCP_PORT"
+		    -n "$ITERS" "$@")
+	# shellcheck disable=SC2034
+	local ccmd=("$prog" -d "${client%:*}" -i "${client#*:}" -p "$TCP_PORT"
+		    -n "$ITERS" "$@" localhost)
+	server_client "$out" "$TCP_PORT" scmd ccmd &&
 		grep -q "^$ITERS iters in" "$out/server" &&
 		grep -q "^$ITERS iters in" "$out/client"
 	rc=$?
