@@ -38,6 +38,9 @@ static struct dentry *rvtsw_debugfs_root;
  * @index: how many QPs came before it in its slot
  * @resume: @pos, @slot, @qpn and @index describe where the last read
  *	    stopped
+ *
+ * One per open file, touched only by the seq_file callbacks, which the
+ * seq_file's own mutex serialises: no lock of rvtsw's guards it.
  */
 struct rvtsw_qp_seq {
 	struct rvt_dev_info *rdi;
