@@ -24,11 +24,23 @@ declare -A KNOWN_DIFF=(
 	[comm_est_in_rtr]="upstream loopback never raises IB_EVENT_COMM_EST"
 )
 
+# On the distro core cq_overrun is not run: twice in six full runs this
+# session the distro core spun right after that test's "CQ is full!"
+# (never on ours), and the hang took the rest of the run with it. The
+# cause is not known yet; upstream's rvt_send_cq()/rvt_recv_cq() put a
+# QP in ERR from a CQ overflow holding only one of its two locks.
+SKIP_REASON="spins the distro core now and then after its \"CQ is full!\" (cause not yet known)"
+
 # report_ktap FILE: one result per KTAP line, then the plan's.
 report_ktap() {
 	local line name plan=0 n=0
 	while read -r line; do
 		case $line in
+		"ok "*"# SKIP"*)
+			n=$((n + 1))
+			result SKIP "kmod-$(awk '{print $3}' <<<"$line")" \
+				"$SKIP_REASON"
+			;;
 		"ok "*)
 			n=$((n + 1))
 			pass "kmod-$(awk '{print $3}' <<<"$line")"
@@ -55,7 +67,9 @@ report_ktap() {
 run_kmod() {
 	local out=/tmp/rvt_dp_test.ktap start=$SECONDS
 	[[ -f $KMOD ]] || { fail kmod-load "$KMOD missing: make testmods"; return; }
-	if ! insmod "$KMOD" dev=rvtsw_0; then
+	local params=(dev=rvtsw_0)
+	on_distro_core && params+=(skip_cq_overrun=1)
+	if ! insmod "$KMOD" "${params[@]}"; then
 		fail kmod-load "insmod failed"
 		return
 	fi
