@@ -27,6 +27,7 @@
 #include "cq.h"
 #include "vt.h"
 #include "mmap.h"
+#include "count.h"
 /* The distro module's CQ code sees the tracepoint types: rvt_cq_enter's CRC. */
 #include <linux/tracepoint.h>
 #include <linux/trace_seq.h>
@@ -258,26 +259,6 @@ static int rvt_cq_pick_cpu(struct rvt_dev_info *rdi, u32 comp_vector)
 	return cpu;
 }
 
-static int rvt_cq_reserve(struct rvt_dev_info *rdi)
-{
-	int ret = 0;
-
-	spin_lock(&rdi->n_cqs_lock);
-	if (rdi->n_cqs_allocated >= rdi->dparms.props.max_cq)
-		ret = -ENOMEM;
-	else
-		rdi->n_cqs_allocated++;
-	spin_unlock(&rdi->n_cqs_lock);
-	return ret;
-}
-
-static void rvt_cq_unreserve(struct rvt_dev_info *rdi)
-{
-	spin_lock(&rdi->n_cqs_lock);
-	rdi->n_cqs_allocated--;
-	spin_unlock(&rdi->n_cqs_lock);
-}
-
 /*
  * Give a user CQ its ring: describe it for mmap() and tell the provider
  * the cookie. On failure the ring is freed.
@@ -346,7 +327,8 @@ int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (!rvt_cq_size_ok(rdi, attr->cqe))
 		return -EINVAL;
-	ret = rvt_cq_reserve(rdi);
+	ret = rvt_count_get(&rdi->n_cqs_lock, &rdi->n_cqs_allocated,
+			    rdi->dparms.props.max_cq) ? 0 : -ENOMEM;
 	if (ret)
 		return ret;
 
@@ -354,7 +336,7 @@ int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	cq->ibcq.cqe = attr->cqe;
 	ret = rvt_cq_setup_ring(cq, attr->cqe, udata);
 	if (ret) {
-		rvt_cq_unreserve(rdi);
+		rvt_count_put(&rdi->n_cqs_lock, &rdi->n_cqs_allocated);
 		return ret;
 	}
 
@@ -388,7 +370,7 @@ int rvt_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 		rvt_put_mmap_info(cq->ip);
 	else
 		vfree(cq->kqueue);
-	rvt_cq_unreserve(cq->rdi);
+	rvt_count_put(&cq->rdi->n_cqs_lock, &cq->rdi->n_cqs_allocated);
 	return 0;
 }
 
@@ -505,19 +487,11 @@ int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	spin_unlock_irq(&cq->lock);
 
 	if (!old) {
-		if (user)
-			rvt_put_mmap_info(ip);
-		else
-			vfree(ring);
+		rvt_free_ring(ring, ip);
 		return -EINVAL;
 	}
-	if (!user) {
-		vfree(old);
-		return 0;
-	}
-	rvt_put_mmap_info(old_ip);
-	rvt_publish_mmap_info(cq->rdi, ip);
-	return ib_copy_to_udata(udata, &ip->offset, sizeof(ip->offset));
+	rvt_free_ring(old, old_ip);
+	return user ? rvt_publish_ring(cq->rdi, ip, udata) : 0;
 }
 
 /**

@@ -3,8 +3,8 @@
  * The RC/UC loopback engine: the send engine of a QP whose peer is on the
  * same device. A driver's send engine calls rvt_ruc_loopback() when the
  * destination LID is one of the device's own; the request then goes
- * straight into the responder QP (loopback_ops.c), and both sides
- * complete as they would after a round trip on a wire.
+ * straight into the responder QP (rvt_lb_respond(), first below), and
+ * both sides complete as they would after a round trip on a wire.
  *
  * The requester side, here: one engine per QP at a time (RVT_S_BUSY),
  * requests carried out in order from s_last, each completed before the
@@ -22,25 +22,383 @@
  *
  * A request completing with an error moves the requester to the error
  * state, after which the engine flushes the rest with IB_WC_WR_FLUSH_ERR.
- *
- * Exported symbols' CRCs depend on the types visible here: keep the
- * include set of the upstream file that exports them
- * (Documentation/abi.rst, the qp.c row).
  */
-#include <linux/hash.h>
-#include <linux/bitops.h>
-#include <linux/lockdep.h>
-#include <linux/vmalloc.h>
-#include <linux/slab.h>
-#include <rdma/ib_verbs.h>
-#include <rdma/ib_hdrs.h>
-#include <rdma/opa_addr.h>
-#include <rdma/uverbs_ioctl.h>
-#include <linux/tracepoint.h>
-#include <linux/trace_seq.h>
-#include "vt.h"
+#include "qp_exports.h"
+#include <linux/atomic.h>
 #include "qp.h"
-#include "loopback.h"
+
+/**
+ * enum rvt_lb_outcome - what became of a request at the responder
+ * @RVT_LB_DONE: it is finished: complete it with send_status
+ * @RVT_LB_RNR: an RC responder had no receive request for it (RNR NAK)
+ * @RVT_LB_LOST: no RC responder took it (no such QP, or one of another
+ *		 type or in a state that drops packets): as on a wire, the
+ *		 requester hears nothing and retries after its timeout
+ */
+enum rvt_lb_outcome {
+	RVT_LB_DONE,
+	RVT_LB_RNR,
+	RVT_LB_LOST,
+};
+
+/**
+ * struct rvt_lb - one request carried from a requester to its responder
+ * @sqp: the requester, whose send engine runs (RVT_S_BUSY held)
+ * @rqp: the responder, referenced, with its r_lock held while it works
+ * @wqe: the request, the entry at sqp->s_last
+ * @send_status: the requester's completion status, with RVT_LB_DONE
+ * @rnr_timer: the responder's RNR NAK timer code, with RVT_LB_RNR
+ */
+struct rvt_lb {
+	struct rvt_qp *sqp;
+	struct rvt_qp *rqp;
+	struct rvt_swqe *wqe;
+	enum ib_wc_status send_status;
+	u8 rnr_timer;
+};
+
+/*
+ * The responder's side of a loopback request, by opcode class: SEND (and
+ * its immediate and invalidate forms), RDMA WRITE (and with immediate),
+ * RDMA READ, and the two atomics.
+ *
+ * Each runs with the responder's r_lock held and the requester's send
+ * engine owned by the caller (RVT_S_BUSY), so the request's entry and its
+ * SGEs are stable. Data moves straight between the two QPs' regions.
+ *
+ * Errors follow the IBTA's responder classes. On RC, a request the
+ * responder refuses (access rights, keys, bounds, lengths, alignment) is
+ * NAKed: the requester completes it with the remote error and the
+ * responder goes to the error state. A UC responder silently drops what
+ * it refuses, keeping a receive request it had taken for the next
+ * message; UC requesters never hear of it. A responder's own fault (an
+ * unusable receive request, already completed in error) puts it in the
+ * error state on either transport; an RC requester then sees
+ * IB_WC_REM_OP_ERR.
+ */
+static bool rvt_lb_is_uc(const struct rvt_lb *lb)
+{
+	return lb->rqp->ibqp.qp_type == IB_QPT_UC;
+}
+
+/*
+ * The responder refuses the request: @send_status for an RC requester,
+ * @recv_status for the receive the responder had in progress, if any.
+ */
+static enum rvt_lb_outcome rvt_lb_refuse(struct rvt_lb *lb,
+					 enum ib_wc_status send_status,
+					 enum ib_wc_status recv_status)
+{
+	if (rvt_lb_is_uc(lb))
+		return RVT_LB_DONE;
+	lb->send_status = send_status;
+	rvt_rc_error(lb->rqp, recv_status);
+	return RVT_LB_DONE;
+}
+
+/* The receive request the responder took was unusable. */
+static enum rvt_lb_outcome rvt_lb_responder_fault(struct rvt_lb *lb)
+{
+	if (!rvt_lb_is_uc(lb))
+		lb->send_status = IB_WC_REM_OP_ERR;
+	rvt_rc_error(lb->rqp, IB_WC_LOC_QP_OP_ERR);
+	return RVT_LB_DONE;
+}
+
+/* No receive request: RC answers with an RNR NAK, UC drops the message. */
+static enum rvt_lb_outcome rvt_lb_no_rwqe(struct rvt_lb *lb)
+{
+	if (rvt_lb_is_uc(lb))
+		return RVT_LB_DONE;
+	lb->rnr_timer = lb->rqp->r_min_rnr_timer;
+	return RVT_LB_RNR;
+}
+
+/*
+ * Take the responder's next receive request, or the one a dropped UC
+ * message left (RVT_R_REUSE_SGE). With @wr_id_only its buffer is not
+ * wanted. Return: as rvt_get_rwqe().
+ */
+static int rvt_lb_take_rwqe(struct rvt_qp *rqp, bool wr_id_only)
+{
+	if (!(rqp->r_flags & RVT_R_REUSE_SGE))
+		return rvt_get_rwqe(rqp, wr_id_only);
+	rqp->r_flags &= ~RVT_R_REUSE_SGE;
+	if (wr_id_only)
+		rvt_put_ss(&rqp->r_sge);
+	return 1;
+}
+
+/* The SGE state of a request's own SGEs, for reading or filling them. */
+static void rvt_lb_wqe_sges(struct rvt_swqe *wqe, struct rvt_sge_state *ss)
+{
+	/* Without SGEs, sg_list[0] may lie beyond the entry. */
+	if (!wqe->wr.num_sge) {
+		memset(ss, 0, sizeof(*ss));
+		return;
+	}
+	ss->sge = wqe->sg_list[0];
+	ss->sg_list = wqe->sg_list + 1;
+	ss->num_sge = wqe->wr.num_sge;
+	ss->total_len = wqe->length;
+}
+
+/**
+ * rvt_lb_copy - move data between two SGE states
+ * @qp: the QP whose device's copy mode applies
+ * @dst: where the data goes; @len bytes of room
+ * @src: where it comes from; @len bytes
+ * @len: bytes to move
+ * @release_src: drop each source region's reference once it is used up
+ * @release_dst: the same for the destination
+ * @copy_last: write the final 8 bytes last, in order (see rvt_copy_sge())
+ */
+static void rvt_lb_copy(struct rvt_qp *qp, struct rvt_sge_state *dst,
+			struct rvt_sge_state *src, u32 len, bool release_src,
+			bool release_dst, bool copy_last)
+{
+	while (len) {
+		u32 chunk = rvt_get_sge_length(&src->sge, len);
+
+		/* Callers check both sides' lengths first. */
+		if (WARN_ON_ONCE(!chunk))
+			break;
+		rvt_copy_sge(qp, dst, src->sge.vaddr, chunk, release_dst,
+			     copy_last && chunk == len);
+		rvt_update_sge(src, chunk, release_src);
+		len -= chunk;
+	}
+}
+
+/* Complete the responder's receive request for the message. */
+static void rvt_lb_recv_done(struct rvt_lb *lb, enum ib_wc_opcode opcode,
+			     int wc_flags)
+{
+	struct rvt_qp *rqp = lb->rqp;
+	struct rvt_swqe *wqe = lb->wqe;
+	struct ib_wc wc = {
+		.status = IB_WC_SUCCESS,
+		.opcode = opcode,
+		.wc_flags = wc_flags,
+		.byte_len = wqe->length,
+		.qp = &rqp->ibqp,
+		.src_qp = lb->sqp->ibqp.qp_num,
+		.slid = rdma_ah_get_dlid(&rqp->remote_ah_attr) & U16_MAX,
+		.sl = rdma_ah_get_sl(&rqp->remote_ah_attr),
+		.port_num = rqp->port_num,
+	};
+
+	if (!test_and_clear_bit(RVT_R_WRID_VALID, &rqp->r_aflags))
+		return;
+	wc.wr_id = rqp->r_wr_id;
+	if (wc_flags & IB_WC_WITH_IMM)
+		wc.ex.imm_data = wqe->wr.ex.imm_data;
+	else if (wc_flags & IB_WC_WITH_INVALIDATE)
+		wc.ex.invalidate_rkey = wqe->wr.ex.invalidate_rkey;
+	/* An overrun receive CQ is the responder's error, not the sender's. */
+	if (!rvt_cq_enter(ibcq_to_rvtcq(rqp->ibqp.recv_cq), &wc,
+			  wqe->wr.send_flags & IB_SEND_SOLICITED))
+		rvt_rc_error(rqp, IB_WC_LOC_QP_OP_ERR);
+}
+
+/* A message longer than the receive buffer: IBTA class C (RC) or D (UC). */
+static enum rvt_lb_outcome rvt_lb_too_long(struct rvt_lb *lb)
+{
+	if (rvt_lb_is_uc(lb)) {
+		/* The request waits for the next message. */
+		lb->rqp->r_flags |= RVT_R_REUSE_SGE;
+		return RVT_LB_DONE;
+	}
+	return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR, IB_WC_LOC_LEN_ERR);
+}
+
+/* SEND, SEND_WITH_IMM, SEND_WITH_INV: into the next receive request. */
+static enum rvt_lb_outcome rvt_lb_send(struct rvt_lb *lb)
+{
+	struct rvt_qp *rqp = lb->rqp;
+	struct rvt_swqe *wqe = lb->wqe;
+	struct rvt_sge_state src;
+	int wc_flags = 0;
+	int ret;
+
+	ret = rvt_lb_take_rwqe(rqp, false);
+	if (ret < 0)
+		return rvt_lb_responder_fault(lb);
+	if (!ret)
+		return rvt_lb_no_rwqe(lb);
+	if (wqe->length > rqp->r_len)
+		return rvt_lb_too_long(lb);
+
+	rvt_lb_wqe_sges(wqe, &src);
+	rvt_lb_copy(rqp, &rqp->r_sge, &src, wqe->length, false, true, false);
+	rvt_put_ss(&rqp->r_sge);
+	if (wqe->wr.opcode == IB_WR_SEND_WITH_IMM)
+		wc_flags = IB_WC_WITH_IMM;
+	/* A key that cannot be invalidated is not reported as invalidated. */
+	if (wqe->wr.opcode == IB_WR_SEND_WITH_INV &&
+	    !rvt_invalidate_rkey(rqp, wqe->wr.ex.invalidate_rkey))
+		wc_flags = IB_WC_WITH_INVALIDATE;
+	rvt_lb_recv_done(lb, IB_WC_RECV, wc_flags);
+	return RVT_LB_DONE;
+}
+
+/* RDMA WRITE, RDMA WRITE_WITH_IMM: into the region the rkey names. */
+static enum rvt_lb_outcome rvt_lb_write(struct rvt_lb *lb)
+{
+	struct rvt_qp *rqp = lb->rqp;
+	struct rvt_swqe *wqe = lb->wqe;
+	bool imm = wqe->wr.opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+	struct rvt_sge_state dst = { };
+	struct rvt_sge_state src;
+	int ret;
+
+	if (!(rqp->qp_access_flags & IB_ACCESS_REMOTE_WRITE))
+		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
+				     IB_WC_LOC_ACCESS_ERR);
+	/* A zero-length write names no memory: its key is not checked. */
+	if (wqe->length) {
+		if (!rvt_rkey_ok(rqp, &dst.sge, wqe->length,
+				 wqe->rdma_wr.remote_addr, wqe->rdma_wr.rkey,
+				 IB_ACCESS_REMOTE_WRITE))
+			return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
+					     IB_WC_LOC_ACCESS_ERR);
+		dst.num_sge = 1;
+		dst.total_len = wqe->length;
+	}
+	if (imm) {
+		ret = rvt_lb_take_rwqe(rqp, true);
+		if (ret <= 0) {
+			rvt_put_ss(&dst);
+			return ret ? rvt_lb_responder_fault(lb) :
+				     rvt_lb_no_rwqe(lb);
+		}
+	}
+
+	rvt_lb_wqe_sges(wqe, &src);
+	/* Processes may poll a plain write's last bytes for its arrival. */
+	rvt_lb_copy(rqp, &dst, &src, wqe->length, false, true,
+		    !imm && rvt_is_user_qp(rqp));
+	rvt_put_ss(&dst);
+	if (imm)
+		rvt_lb_recv_done(lb, IB_WC_RECV_RDMA_WITH_IMM, IB_WC_WITH_IMM);
+	return RVT_LB_DONE;
+}
+
+/*
+ * RDMA READ and atomics use responder resources the consumer negotiated
+ * with max_dest_rd_atomic; without any, they are invalid requests.
+ */
+static bool rvt_lb_has_rd_atomic(const struct rvt_lb *lb)
+{
+	return lb->rqp->r_max_rd_atomic;
+}
+
+/* RDMA READ: from the region the rkey names into the request's SGEs. */
+static enum rvt_lb_outcome rvt_lb_read(struct rvt_lb *lb)
+{
+	struct rvt_qp *rqp = lb->rqp;
+	struct rvt_swqe *wqe = lb->wqe;
+	struct rvt_sge_state src = { };
+	struct rvt_sge_state dst;
+
+	if (!(rqp->qp_access_flags & IB_ACCESS_REMOTE_READ))
+		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
+				     IB_WC_LOC_ACCESS_ERR);
+	if (!rvt_lb_has_rd_atomic(lb))
+		return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR,
+				     IB_WC_LOC_QP_OP_ERR);
+	if (!wqe->length)
+		return RVT_LB_DONE;
+	if (!rvt_rkey_ok(rqp, &src.sge, wqe->length, wqe->rdma_wr.remote_addr,
+			 wqe->rdma_wr.rkey, IB_ACCESS_REMOTE_READ))
+		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
+				     IB_WC_LOC_ACCESS_ERR);
+	src.num_sge = 1;
+	src.total_len = wqe->length;
+
+	rvt_lb_wqe_sges(wqe, &dst);
+	rvt_lb_copy(lb->sqp, &dst, &src, wqe->length, true, false, false);
+	rvt_put_ss(&src);
+	return RVT_LB_DONE;
+}
+
+/* Run the atomic on @target; return the value it held before. */
+static u64 rvt_lb_do_atomic(const struct rvt_swqe *wqe, u64 *target)
+{
+	const struct ib_atomic_wr *aw = &wqe->atomic_wr;
+
+	if (wqe->wr.opcode == IB_WR_ATOMIC_FETCH_AND_ADD)
+		return atomic64_fetch_add(aw->compare_add, (atomic64_t *)target);
+	return cmpxchg64(target, aw->compare_add, aw->swap);
+}
+
+/* CMP_SWAP, FETCH_ADD: 8 aligned bytes; the old value goes back. */
+static enum rvt_lb_outcome rvt_lb_atomic(struct rvt_lb *lb)
+{
+	struct rvt_qp *rqp = lb->rqp;
+	struct rvt_swqe *wqe = lb->wqe;
+	struct rvt_sge_state dst;
+	struct rvt_sge target;
+	u64 old;
+
+	if (!(rqp->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC))
+		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
+				     IB_WC_LOC_ACCESS_ERR);
+	if (!rvt_lb_has_rd_atomic(lb) ||
+	    !IS_ALIGNED(wqe->atomic_wr.remote_addr, sizeof(u64)))
+		return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR,
+				     IB_WC_LOC_QP_OP_ERR);
+	if (!rvt_rkey_ok(rqp, &target, sizeof(u64), wqe->atomic_wr.remote_addr,
+			 wqe->atomic_wr.rkey, IB_ACCESS_REMOTE_ATOMIC))
+		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
+				     IB_WC_LOC_ACCESS_ERR);
+	/* The region's IB address may be aligned where its pages are not. */
+	if (!IS_ALIGNED((uintptr_t)target.vaddr, sizeof(u64)) ||
+	    target.length < sizeof(u64)) {
+		rvt_put_mr(target.mr);
+		return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR,
+				     IB_WC_LOC_QP_OP_ERR);
+	}
+	old = rvt_lb_do_atomic(wqe, target.vaddr);
+	rvt_put_mr(target.mr);
+
+	rvt_lb_wqe_sges(wqe, &dst);
+	rvt_copy_sge(lb->sqp, &dst, &old, sizeof(old), false, false);
+	return RVT_LB_DONE;
+}
+
+/**
+ * rvt_lb_respond - carry out a request at its responder
+ * @lb: the request; lb->rqp is of the requester's type and in a state
+ *	that processes receives
+ *
+ * Context: the responder's r_lock held, interrupts off; the requester's
+ * send engine owned by the caller.
+ * Return: what became of the request (lb->send_status is set for
+ * RVT_LB_DONE, lb->rnr_timer for RVT_LB_RNR).
+ */
+static enum rvt_lb_outcome rvt_lb_respond(struct rvt_lb *lb)
+{
+	lockdep_assert_held(&lb->rqp->r_lock);
+	switch (lb->wqe->wr.opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+		return rvt_lb_send(lb);
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return rvt_lb_write(lb);
+	case IB_WR_RDMA_READ:
+		return rvt_lb_read(lb);
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return rvt_lb_atomic(lb);
+	default:
+		/* An opcode the driver's table allows but loopback lacks. */
+		return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR,
+				     IB_WC_LOC_QP_OP_ERR);
+	}
+}
 
 /* What keeps an engine from starting: another one, or a wait. */
 #define RVT_LB_HOLD (RVT_S_BUSY | RVT_S_ANY_WAIT | RVT_S_TIMER)

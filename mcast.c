@@ -19,6 +19,7 @@
 #include <linux/rculist.h>
 #include <linux/rbtree.h>
 #include "mcast.h"
+#include "count.h"
 
 /**
  * rvt_driver_mcast_init - prepare multicast accounting at registration
@@ -117,25 +118,6 @@ static struct rvt_mcast_qp *rvt_mcast_entry(struct rvt_mcast *mcast,
 }
 
 /* Count a new group against max_mcast_grp. */
-static bool rvt_mcast_group_get(struct rvt_dev_info *rdi)
-{
-	bool ok;
-
-	spin_lock(&rdi->n_mcast_grps_lock);
-	ok = rdi->n_mcast_grps_allocated < rdi->dparms.props.max_mcast_grp;
-	if (ok)
-		rdi->n_mcast_grps_allocated++;
-	spin_unlock(&rdi->n_mcast_grps_lock);
-	return ok;
-}
-
-static void rvt_mcast_group_put(struct rvt_dev_info *rdi)
-{
-	spin_lock(&rdi->n_mcast_grps_lock);
-	rdi->n_mcast_grps_allocated--;
-	spin_unlock(&rdi->n_mcast_grps_lock);
-}
-
 /*
  * Attach @mqp to the group @mgid of @ibp, creating it from *@newp if there
  * is none (then *@newp is consumed and set to NULL). Port lock held.
@@ -155,7 +137,9 @@ static int rvt_mcast_add(struct rvt_dev_info *rdi, struct rvt_ibport *ibp,
 		if (mcast->n_attached >= rdi->dparms.props.max_mcast_qp_attach)
 			return -ENOMEM;
 	} else {
-		if (!rvt_mcast_group_get(rdi))
+		if (!rvt_count_get(&rdi->n_mcast_grps_lock,
+				   &rdi->n_mcast_grps_allocated,
+				   rdi->dparms.props.max_mcast_grp))
 			return -ENOMEM;
 		mcast = *newp;
 		*newp = NULL;
@@ -276,7 +260,8 @@ int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 		atomic_dec(&mcast->refcount);
 		wait_event(mcast->wait, !atomic_read(&mcast->refcount));
 		kfree_rcu_mightsleep(mcast);
-		rvt_mcast_group_put(rdi);
+		rvt_count_put(&rdi->n_mcast_grps_lock,
+			      &rdi->n_mcast_grps_allocated);
 	}
 	return 0;
 }

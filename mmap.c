@@ -151,6 +151,39 @@ void rvt_put_mmap_info(struct rvt_mmap_info *ip)
 	kref_put(&ip->ref, rvt_release_mmap_info);
 }
 
+/**
+ * rvt_free_ring - free a CQ's or SRQ's ring that a resize does not keep
+ * @ring: the ring, from vmalloc_user() or vzalloc()
+ * @ip: its descriptor if it is a user ring, else NULL. The descriptor
+ *	owns a user ring, which the process may still have mapped: the ring
+ *	goes with the last reference.
+ *
+ * Context: process context.
+ */
+void rvt_free_ring(void *ring, struct rvt_mmap_info *ip)
+{
+	if (ip)
+		rvt_put_mmap_info(ip);
+	else
+		vfree(ring);
+}
+
+/**
+ * rvt_publish_ring - let the process map a new ring, and tell it where
+ * @rdi: the device
+ * @ip: the ring's descriptor
+ * @udata: the verb's response, whose driver part is the u64 offset
+ *
+ * Context: process context; takes rdi->pending_lock.
+ * Return: 0, or -EFAULT if the response cannot be written.
+ */
+int rvt_publish_ring(struct rvt_dev_info *rdi, struct rvt_mmap_info *ip,
+		     struct ib_udata *udata)
+{
+	rvt_publish_mmap_info(rdi, ip);
+	return ib_copy_to_udata(udata, &ip->offset, sizeof(ip->offset));
+}
+
 /* A VMA copied by fork() or split by a partial munmap(). */
 static void rvt_vma_open(struct vm_area_struct *vma)
 {

@@ -25,6 +25,9 @@ struct rvt_mmap_info *rvt_create_mmap_info(struct rvt_dev_info *rdi,
 void rvt_publish_mmap_info(struct rvt_dev_info *rdi, struct rvt_mmap_info *ip);
 void rvt_release_mmap_info(struct kref *ref);
 void rvt_put_mmap_info(struct rvt_mmap_info *ip);
+void rvt_free_ring(void *ring, struct rvt_mmap_info *ip);
+int rvt_publish_ring(struct rvt_dev_info *rdi, struct rvt_mmap_info *ip,
+		     struct ib_udata *udata);
 int rvt_mmap(struct ib_ucontext *context, struct vm_area_struct *vma);
 
 #endif /* RVT_MMAP_H */

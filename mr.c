@@ -28,6 +28,10 @@
  * - Fields of a published region change only through fast registration
  *   and invalidation, which the consumer orders with its own work
  *   requests.
+ *
+ * Deregistration asks the QPs that still use a region to let go of it
+ * (rvt_qp_mr_clean()); the key tests it relies on, rvt_mr_has_lkey() and
+ * rvt_ss_has_lkey(), are in qp.c, so that the QP core never calls here.
  */
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -805,38 +809,3 @@ int rvt_rkey_ok(struct rvt_qp *qp, struct rvt_sge *sge,
 	return 1;
 }
 EXPORT_SYMBOL(rvt_rkey_ok);
-
-/**
- * rvt_mr_has_lkey - does a region currently have a given key
- * @mr: the region, or NULL
- * @lkey: the key
- *
- * Context: any.
- * Return: true if @mr is set and its key is @lkey.
- */
-bool rvt_mr_has_lkey(struct rvt_mregion *mr, u32 lkey)
-{
-	return mr && READ_ONCE(mr->lkey) == lkey;
-}
-
-/**
- * rvt_ss_has_lkey - does an SGE state use a region with a given key
- * @ss: the SGE state: the current SGE and num_sge - 1 more in sg_list
- * @lkey: the key
- *
- * Context: the caller keeps @ss stable (holds the lock of its QP).
- * Return: true if any SGE still to be used is in a region keyed @lkey.
- */
-bool rvt_ss_has_lkey(struct rvt_sge_state *ss, u32 lkey)
-{
-	u32 i;
-
-	if (!ss->num_sge)
-		return false;
-	if (rvt_mr_has_lkey(ss->sge.mr, lkey))
-		return true;
-	for (i = 0; i + 1 < ss->num_sge; i++)
-		if (rvt_mr_has_lkey(ss->sg_list[i].mr, lkey))
-			return true;
-	return false;
-}

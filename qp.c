@@ -1,25 +1,538 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * Creating and destroying QPs.
+ * The life of a QP: what each state allows, creation, the transitions
+ * rdmavt makes on its own (reset and error), the memory region references
+ * a QP holds, destruction, and the device's QP layer as a whole.
  *
  * A new QP is in RESET, with its send queue, its receive queue (unless it
  * uses an SRQ), its driver state and its QP number, but not in the QP
  * table: receive paths find it only from RESET->INIT on (qp_modify.c).
+ * Reset takes it out of the table again; destruction resets it first.
  *
  * The device's QP counts (n_qps_allocated against props.max_qp, n_rc_qps
  * and the busy_jiffies derived from it) are guarded by rdi->n_qps_lock.
  */
-#include <linux/vmalloc.h>
-#include <linux/slab.h>
+#include "qp_exports.h"
 #include <linux/sched.h>
-#include <rdma/ib_verbs.h>
-#include <rdma/uverbs_ioctl.h>
-#include "vt.h"
 #include "qp.h"
 #include "mmap.h"
 
+/*
+ * What may happen to work requests in each state. Sends may be posted in
+ * SQE and ERR: the send engine completes them with a flush error, as IBTA
+ * C10-96 wants.
+ */
+const int ib_rvt_state_ops[IB_QPS_ERR + 1] = {
+	[IB_QPS_RESET] = 0,
+	[IB_QPS_INIT] = RVT_POST_RECV_OK,
+	[IB_QPS_RTR] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK,
+	[IB_QPS_RTS] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
+		       RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK |
+		       RVT_PROCESS_NEXT_SEND_OK,
+	/* SQD finishes the request in progress but starts no new one. */
+	[IB_QPS_SQD] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
+		       RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK,
+	[IB_QPS_SQE] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
+		       RVT_POST_SEND_OK | RVT_FLUSH_SEND,
+	[IB_QPS_ERR] = RVT_POST_RECV_OK | RVT_FLUSH_RECV |
+		       RVT_POST_SEND_OK | RVT_FLUSH_SEND,
+};
+EXPORT_SYMBOL(ib_rvt_state_ops);
+
+/**
+ * rvt_qp_event - deliver an asynchronous event about a QP to its owner
+ * @qp: the QP
+ * @type: the event
+ *
+ * Context: any, without the QP's locks (the handler may post or modify).
+ */
+void rvt_qp_event(struct rvt_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = type,
+	};
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/*
+ * A QP's references on memory regions.
+ *
+ * A QP holds an MR reference for every SGE it has validated and not yet
+ * finished with: the send requests between s_last and s_head, the receive
+ * in progress (r_sge), an RDMA read being received (s_rdma_read_sge,
+ * while RVT_R_REWIND_SGE is set), the MR of an RDMA read or atomic
+ * response being sent (s_rdma_mr) and the responses queued in
+ * s_ack_queue. Deregistering an MR waits for its references, so a reset or
+ * error must give them back, and deregistration asks QPs still using the
+ * MR to let go (rvt_qp_mr_clean()). The key tests rdmavt_mr.h declares,
+ * rvt_mr_has_lkey() and rvt_ss_has_lkey() (upstream's mr.c), live here
+ * with their only user, so that mr.c calls into the QP core and never the
+ * other way round.
+ */
+
+/**
+ * rvt_mr_has_lkey - does a region currently have a given key
+ * @mr: the region, or NULL
+ * @lkey: the key
+ *
+ * Context: any.
+ * Return: true if @mr is set and its key is @lkey.
+ */
+bool rvt_mr_has_lkey(struct rvt_mregion *mr, u32 lkey)
+{
+	return mr && READ_ONCE(mr->lkey) == lkey;
+}
+
+/**
+ * rvt_ss_has_lkey - does an SGE state use a region with a given key
+ * @ss: the SGE state: the current SGE and num_sge - 1 more in sg_list
+ * @lkey: the key
+ *
+ * Context: the caller keeps @ss stable (holds the lock of its QP).
+ * Return: true if any SGE still to be used is in a region keyed @lkey.
+ */
+bool rvt_ss_has_lkey(struct rvt_sge_state *ss, u32 lkey)
+{
+	u32 i;
+
+	if (!ss->num_sge)
+		return false;
+	if (rvt_mr_has_lkey(ss->sge.mr, lkey))
+		return true;
+	for (i = 0; i + 1 < ss->num_sge; i++)
+		if (rvt_mr_has_lkey(ss->sg_list[i].mr, lkey))
+			return true;
+	return false;
+}
+
+/**
+ * rvt_swqe_has_lkey - whether a send request uses an MR
+ * @wqe: the send queue entry
+ * @lkey: the MR's key
+ *
+ * Context: s_lock held.
+ * Return: true if one of the request's SGEs is in the MR.
+ */
+static bool rvt_swqe_has_lkey(struct rvt_swqe *wqe, u32 lkey)
+{
+	u32 i;
+
+	for (i = 0; i < wqe->wr.num_sge; i++)
+		if (rvt_mr_has_lkey(wqe->sg_list[i].mr, lkey))
+			return true;
+	return false;
+}
+
+/**
+ * rvt_qp_sends_has_lkey - whether a QP's send side uses an MR
+ * @qp: the QP
+ * @lkey: the MR's key
+ *
+ * Context: s_hlock and s_lock held.
+ * Return: true if a posted, uncompleted send request or the response
+ * being sent uses the MR.
+ */
+static bool rvt_qp_sends_has_lkey(struct rvt_qp *qp, u32 lkey)
+{
+	u32 i;
+
+	for (i = qp->s_last; i != qp->s_head; i = rvt_qp_swqe_incr(qp, i))
+		if (rvt_swqe_has_lkey(rvt_get_swqe_ptr(qp, i), lkey))
+			return true;
+	return rvt_mr_has_lkey(qp->s_rdma_mr, lkey);
+}
+
+/**
+ * rvt_qp_acks_has_lkey - whether a QP's queued responses use an MR
+ * @qp: the QP
+ * @lkey: the MR's key
+ *
+ * Context: s_lock held.
+ * Return: true if an RDMA read response in s_ack_queue uses the MR.
+ */
+static bool rvt_qp_acks_has_lkey(struct rvt_qp *qp, u32 lkey)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
+	u32 i;
+
+	if (!qp->s_ack_queue)
+		return false;
+	for (i = 0; i < rvt_max_atomic(rdi); i++)
+		if (rvt_mr_has_lkey(qp->s_ack_queue[i].rdma_sge.mr, lkey))
+			return true;
+	return false;
+}
+
+/**
+ * rvt_qp_mr_clean - make a QP let go of an MR being deregistered
+ * @qp: the QP
+ * @lkey: the MR's key
+ *
+ * A QP that still uses the MR is moved to ERR with IB_WC_LOC_PROT_ERR,
+ * which drops its references. QP0 and QP1 are left alone: they only use
+ * the kernel's own memory.
+ *
+ * Context: process context, without the QP's locks (from MR
+ * deregistration through rvt_qp_iter()).
+ */
+void rvt_qp_mr_clean(struct rvt_qp *qp, u32 lkey)
+{
+	bool lastwqe = false;
+
+	if (rvt_qp_is_special(qp->ibqp.qp_type))
+		return;
+	rvt_qp_lock(qp);
+	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET &&
+	    (rvt_ss_has_lkey(&qp->r_sge, lkey) ||
+	     rvt_qp_sends_has_lkey(qp, lkey) ||
+	     rvt_qp_acks_has_lkey(qp, lkey)))
+		lastwqe = rvt_error_qp(qp, IB_WC_LOC_PROT_ERR);
+	rvt_qp_unlock(qp);
+	if (lastwqe)
+		rvt_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+}
+
+/**
+ * rvt_put_sends - drop the references of every uncompleted send request
+ * @qp: a QP being reset
+ *
+ * Context: QP locks held.
+ */
+static void rvt_put_sends(struct rvt_qp *qp)
+{
+	u32 last;
+
+	for (last = qp->s_last; last != qp->s_head;
+	     last = rvt_qp_swqe_incr(qp, last))
+		rvt_put_qp_swqe(qp, rvt_get_swqe_ptr(qp, last));
+	/* Pairs with the acquire in the post path's free-space check. */
+	smp_store_release(&qp->s_last, last);
+	if (qp->s_rdma_mr) {
+		rvt_put_mr(qp->s_rdma_mr);
+		qp->s_rdma_mr = NULL;
+	}
+}
+
+/**
+ * rvt_put_acks - drop the references of queued RDMA read responses
+ * @qp: the QP
+ *
+ * Context: s_lock held.
+ */
+static void rvt_put_acks(struct rvt_qp *qp)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
+	u32 i;
+
+	if (!qp->s_ack_queue)
+		return;
+	for (i = 0; i < rvt_max_atomic(rdi); i++) {
+		struct rvt_ack_entry *e = &qp->s_ack_queue[i];
+
+		if (e->rdma_sge.mr) {
+			rvt_put_mr(e->rdma_sge.mr);
+			e->rdma_sge.mr = NULL;
+		}
+	}
+}
+
+/**
+ * rvt_clear_mr_refs - drop a QP's memory region references
+ * @qp: the QP, in RESET or ERR
+ * @clr_sends: also drop those of the send queue: true on reset, false on
+ *	       error, where the send engine still completes the requests
+ *	       (with a flush error) and drops their references itself
+ *
+ * Context: r_lock, s_hlock and s_lock held (s_hlock only needed with
+ * @clr_sends).
+ */
+static void rvt_clear_mr_refs(struct rvt_qp *qp, bool clr_sends)
+{
+	if (test_and_clear_bit(RVT_R_REWIND_SGE, &qp->r_aflags))
+		rvt_put_ss(&qp->s_rdma_read_sge);
+	rvt_put_ss(&qp->r_sge);
+	if (clr_sends)
+		rvt_put_sends(qp);
+	rvt_put_acks(qp);
+}
+
 /* s_max_sge and r_rq.max_sge are u8. */
 #define RVT_MAX_SGE U8_MAX
+
+/**
+ * rvt_init_send_state - the RESET values of a QP's send side
+ * @qp: the QP
+ * @type: its type
+ *
+ * Context: at creation, or with the QP's locks held.
+ */
+static void rvt_init_send_state(struct rvt_qp *qp, enum ib_qp_type type)
+{
+	qp->s_flags &= RVT_S_SIGNAL_REQ_WR;	/* fixed at creation */
+	qp->s_state = type == IB_QPT_RC ? IB_OPCODE_RC_SEND_LAST :
+					  IB_OPCODE_UC_SEND_LAST;
+	qp->s_ack_state = IB_OPCODE_RC_ACKNOWLEDGE;
+	qp->s_hdrwords = 0;
+	qp->s_wqe = NULL;
+	qp->s_draining = 0;
+	qp->s_next_psn = 0;
+	qp->s_last_psn = 0;
+	qp->s_sending_psn = 0;
+	qp->s_sending_hpsn = 0;
+	qp->s_psn = 0;
+	qp->s_head = 0;
+	qp->s_tail = 0;
+	qp->s_cur = 0;
+	qp->s_acked = 0;
+	qp->s_last = 0;
+	qp->s_ssn = 1;
+	qp->s_lsn = 0;
+	qp->s_mig_state = IB_MIG_MIGRATED;
+	qp->s_num_rd_atomic = 0;
+	atomic_set(&qp->s_reserved_used, 0);
+}
+
+/**
+ * rvt_init_recv_state - the RESET values of a QP's receive side
+ * @qp: the QP
+ * @type: its type
+ *
+ * Context: at creation, or with the QP's locks held.
+ */
+static void rvt_init_recv_state(struct rvt_qp *qp, enum ib_qp_type type)
+{
+	qp->r_state = type == IB_QPT_RC ? IB_OPCODE_RC_SEND_LAST :
+					  IB_OPCODE_UC_SEND_LAST;
+	qp->r_psn = 0;
+	qp->r_msn = 0;
+	qp->r_nak_state = 0;
+	qp->r_aflags = 0;
+	qp->r_flags = 0;
+	qp->r_sge.num_sge = 0;
+	qp->r_head_ack_queue = 0;
+	qp->s_tail_ack_queue = 0;
+	qp->s_acked_ack_queue = 0;
+}
+
+/**
+ * rvt_init_qp - put a QP's protocol state into its RESET values
+ * @rdi: the device
+ * @qp: the QP, new or being reset
+ * @type: its type
+ *
+ * Clears what a connection leaves behind: PSNs, queue indices, the
+ * remote QPN, Q_Key and access flags. The path attributes (port, P_Key
+ * index, address vectors, MTU, timeouts) stay as they were; the next
+ * RESET->INIT and INIT->RTR must set them again anyway.
+ *
+ * Context: at creation, or with the QP's three locks held.
+ */
+static void rvt_init_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+			enum ib_qp_type type)
+{
+	qp->remote_qpn = 0;
+	qp->qkey = 0;
+	qp->qp_access_flags = 0;
+	rvt_init_send_state(qp, type);
+	rvt_init_recv_state(qp, type);
+}
+
+/**
+ * rvt_quiesce_qp - wait for everything that could still touch a QP
+ * @rdi: the device
+ * @qp: a QP entering RESET
+ * @unlinked: it was just taken out of the QP table
+ *
+ * The driver's send engine, the timers, the driver's in-flight work, and
+ * lookups that found the QP in the table before it was unlinked (whose
+ * reference is then dropped).
+ *
+ * Context: process context, without the QP's locks; sleeps.
+ */
+static void rvt_quiesce_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+			   bool unlinked)
+{
+	rdi->driver_f.stop_send_queue(qp);
+	rvt_del_timers_sync(qp);
+	rdi->driver_f.quiesce_qp(qp);
+	if (unlinked)
+		rvt_release_qp_link(qp);
+}
+
+/**
+ * _rvt_reset_qp - move a QP to RESET
+ * @rdi: the device
+ * @qp: the QP
+ * @type: its type
+ *
+ * Takes the QP out of the QP table, waits for its send engine and timers
+ * to stop, drops its memory region references and discards the work
+ * requests of its queues without completions. A QP already in RESET only
+ * has its protocol state re-initialised.
+ *
+ * Context: process context, with r_lock, s_hlock and s_lock held (taken by
+ * rvt_qp_lock()); drops them while it sleeps and returns with them held.
+ */
+void _rvt_reset_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+		   enum ib_qp_type type)
+	__must_hold(&qp->r_lock) __must_hold(&qp->s_hlock)
+	__must_hold(&qp->s_lock)
+{
+	lockdep_assert_held(&qp->r_lock);
+	lockdep_assert_held(&qp->s_hlock);
+	lockdep_assert_held(&qp->s_lock);
+
+	if (qp->state != IB_QPS_RESET) {
+		bool unlinked;
+
+		/* From here on nothing posts, processes or arms timers. */
+		qp->state = IB_QPS_RESET;
+		rdi->driver_f.flush_qp_waiters(qp);
+		rvt_stop_rc_timers(qp);
+		qp->s_flags &= ~(RVT_S_TIMER | RVT_S_ANY_WAIT);
+		/*
+		 * Unlink while still holding the locks, so that "in the
+		 * table" and "not in RESET" change together: a RESET->INIT
+		 * racing with the rest of this reset re-links the QP once,
+		 * never twice.
+		 */
+		unlinked = rvt_unlink_qp(rdi, qp);
+
+		rvt_qp_unlock(qp);
+		rvt_quiesce_qp(rdi, qp, unlinked);
+		rvt_qp_lock(qp);
+
+		rvt_clear_mr_refs(qp, true);
+		rvt_discard_rq(qp);
+		rdi->driver_f.notify_qp_reset(qp);
+	}
+	rvt_init_qp(rdi, qp, type);
+}
+
+/**
+ * rvt_reset_qp - move a QP to RESET, taking its locks
+ * @rdi: the device
+ * @qp: the QP
+ * @type: its type
+ *
+ * See _rvt_reset_qp().
+ *
+ * Context: process context without the QP's locks; may sleep.
+ */
+static void rvt_reset_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+			 enum ib_qp_type type)
+{
+	rvt_qp_lock(qp);
+	_rvt_reset_qp(rdi, qp, type);
+	rvt_qp_unlock(qp);
+}
+
+/**
+ * rvt_fail_current_recv - complete the receive in progress, if any
+ * @qp: the QP
+ * @err: the completion status
+ *
+ * Context: r_lock held.
+ */
+static void rvt_fail_current_recv(struct rvt_qp *qp, enum ib_wc_status err)
+{
+	struct ib_wc wc = {
+		.qp = &qp->ibqp,
+		.opcode = IB_WC_RECV,
+		.status = err,
+	};
+
+	if (!test_and_clear_bit(RVT_R_WRID_VALID, &qp->r_aflags))
+		return;
+	wc.wr_id = qp->r_wr_id;
+	if (qp->ibqp.recv_cq)
+		rvt_cq_enter(ibcq_to_rvtcq(qp->ibqp.recv_cq), &wc, true);
+}
+
+/**
+ * rvt_error_qp - move a QP to the error state
+ * @qp: the QP
+ * @err: the completion status for the receive in progress, if any
+ *
+ * Stops the RC timers, tells the driver, schedules the send engine to
+ * flush the send queue (it completes each request with
+ * IB_WC_WR_FLUSH_ERR), drops the QP's receive-side memory references and
+ * completes every posted receive with IB_WC_WR_FLUSH_ERR. Nothing happens
+ * if the QP is in RESET or already in ERR.
+ *
+ * Context: any; r_lock and s_lock held, interrupts disabled.
+ * Return: 1 if the QP takes its receives from an SRQ and has an event
+ * handler, in which case the caller must deliver
+ * IB_EVENT_QP_LAST_WQE_REACHED once it has dropped the locks; else 0.
+ */
+int rvt_error_qp(struct rvt_qp *qp, enum ib_wc_status err)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
+
+	lockdep_assert_held(&qp->r_lock);
+	lockdep_assert_held(&qp->s_lock);
+	if (qp->state == IB_QPS_ERR || qp->state == IB_QPS_RESET)
+		return 0;
+
+	qp->state = IB_QPS_ERR;
+	rvt_stop_rc_timers(qp);
+	qp->s_flags &= ~RVT_S_ANY_WAIT_SEND;
+	rdi->driver_f.notify_error_qp(qp);
+	if (READ_ONCE(qp->s_last) != qp->s_head)
+		rdi->driver_f.schedule_send(qp);
+	rvt_clear_mr_refs(qp, false);
+
+	rvt_fail_current_recv(qp, err);
+	if (qp->r_rq.kwq) {
+		rvt_flush_rq(qp);
+		return 0;
+	}
+	return qp->ibqp.event_handler ? 1 : 0;
+}
+EXPORT_SYMBOL(rvt_error_qp);
+
+/**
+ * rvt_comm_est - note that a connection is established
+ * @qp: an RC or UC QP in RTR that received its first packet
+ *
+ * Sets RVT_R_COMM_EST (cleared again by a transition to RTR) and delivers
+ * IB_EVENT_COMM_EST.
+ *
+ * Context: receive path, r_lock held.
+ */
+void rvt_comm_est(struct rvt_qp *qp)
+{
+	qp->r_flags |= RVT_R_COMM_EST;
+	rvt_qp_event(qp, IB_EVENT_COMM_EST);
+}
+EXPORT_SYMBOL(rvt_comm_est);
+
+/**
+ * rvt_rc_error - move a QP to the error state from its receive path
+ * @qp: the QP
+ * @err: the completion status for the receive in progress
+ *
+ * Delivers IB_EVENT_QP_LAST_WQE_REACHED when rvt_error_qp() asks for it.
+ *
+ * Context: receive path, r_lock held, s_lock not held; takes s_lock.
+ */
+void rvt_rc_error(struct rvt_qp *qp, enum ib_wc_status err)
+{
+	unsigned long flags;
+	int lastwqe;
+
+	spin_lock_irqsave(&qp->s_lock, flags);
+	lastwqe = rvt_error_qp(qp, err);
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+
+	if (lastwqe)
+		rvt_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+}
+EXPORT_SYMBOL(rvt_rc_error);
 
 /**
  * rvt_check_qp_type - whether rdmavt supports a QP type as asked
@@ -341,13 +854,7 @@ static void rvt_free_qp_queues(struct rvt_qp *qp)
 	qp->s_ack_queue = NULL;
 	kfree(qp->r_sg_list);
 	qp->r_sg_list = NULL;
-	if (qp->ip) {
-		/* The mapping owns the user ring now; it frees it last. */
-		rvt_put_mmap_info(qp->ip);
-		qp->ip = NULL;
-		qp->r_rq.wq = NULL;
-	}
-	rvt_free_rq(&qp->r_rq);
+	rvt_release_rq(&qp->r_rq, &qp->ip);
 }
 
 /**
@@ -557,4 +1064,86 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rdi->driver_f.qp_priv_free(rdi, qp);
 	rvt_free_qp_queues(qp);
 	return 0;
+}
+
+/*
+ * The device's QP layer, set up at registration and torn down at
+ * unregistration: the QP table and QPN allocator (qp_table.c) and the QP
+ * counts.
+ */
+
+/**
+ * rvt_driver_qp_init - set up a device's QP layer
+ * @rdi: the device being registered
+ *
+ * Context: process context, from rvt_register_device().
+ * Return: 0, -EINVAL if dparms.qp_table_size or the QPN parameters are
+ * unusable, or -ENOMEM.
+ */
+int rvt_driver_qp_init(struct rvt_dev_info *rdi)
+{
+	spin_lock_init(&rdi->n_qps_lock);
+	rdi->n_qps_allocated = 0;
+	rdi->n_rc_qps = 0;
+	rdi->busy_jiffies = 0;
+	return rvt_qp_table_init(rdi);
+}
+
+/**
+ * rvt_free_qp_cb - rvt_qp_iter() callback of rvt_free_all_qps()
+ * @qp: a QP left in the table of an unregistered device
+ * @v: the address of the count of QPs reset, as a u64
+ *
+ * Context: process context; sleeps.
+ */
+static void rvt_free_qp_cb(struct rvt_qp *qp, u64 v)
+{
+	unsigned int *reset = (unsigned int *)(uintptr_t)v;
+
+	rvt_reset_qp(ib_to_rvt(qp->ibqp.device), qp, qp->ibqp.qp_type);
+	(*reset)++;
+}
+
+/**
+ * rvt_free_all_qps - reset every QP still in a device's QP table
+ * @rdi: the device, unregistered from the IB core
+ *
+ * Leaves no QP in the table and no table reference held.
+ *
+ * Context: process context; may sleep.
+ * Return: how many QPs were reset.
+ */
+static unsigned int rvt_free_all_qps(struct rvt_dev_info *rdi)
+{
+	unsigned int reset = 0;
+
+	rvt_qp_iter(rdi, (u64)(uintptr_t)&reset, rvt_free_qp_cb);
+	return reset;
+}
+
+/**
+ * rvt_qp_exit - tear down a device's QP layer
+ * @rdi: the device, unregistered from the IB core
+ *
+ * Every QP should have been destroyed by its owner by now; any left over
+ * is reset (so it holds no reference and is out of the table), counted
+ * and reported, but not freed: its memory belongs to the IB core object.
+ *
+ * Context: process context, from rvt_unregister_device(); may sleep.
+ */
+void rvt_qp_exit(struct rvt_dev_info *rdi)
+{
+	unsigned int leaked, reset;
+
+	if (!rdi->qp_dev)
+		return;
+	spin_lock(&rdi->n_qps_lock);
+	leaked = rdi->n_qps_allocated;
+	spin_unlock(&rdi->n_qps_lock);
+	reset = rvt_free_all_qps(rdi);
+	if (leaked || reset)
+		ibdev_err(&rdi->ibdev,
+			  "%u QP(s) not destroyed by their owners, %u reset out of the QP table\n",
+			  leaked, reset);
+	rvt_qp_table_free(rdi);
 }

@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * The QP core, shared between its files:
+ * The QP core, shared between its files. Each file's exports are those of
+ * upstream's qp.c (see qp_exports.h), except where noted:
  *
- *   qp.c        create and destroy, the per-type limits and queues
- *   qp_state.c  reset and error: the transitions rdmavt makes on its own
- *   qp_modify.c the consumer's state machine (modify_qp)
- *   qp_query.c  query_qp
- *   qp_table.c  the QPN -> QP table that receive paths look QPs up in
- *   qpn.c       QP number allocation
- *   qp_iter.c   iteration over every QP of a device
+ *   qp.c        the life of a QP: the state table, create and destroy,
+ *               reset and error, events, MR references, the device's QP
+ *               layer (rvt_driver_qp_init(), rvt_qp_exit())
+ *   qp_modify.c the consumer's state machine: modify_qp, query_qp
+ *   qp_table.c  QP numbers, the QPN -> QP table, iteration over all QPs
  *   qp_timer.c  the RC retry and RNR timers
- *   qp_recv.c   the receive queue: allocation and kernel post_recv
- *   qp_mr.c     dropping a QP's memory region references
+ *   qp_send.c   the send queue: post_send, rvt_send_complete()
+ *   qp_recv.c   the receive queue: allocation, kernel post_recv, flushes
+ *   qp_rwqe.c   the receive side's consumer: rvt_get_rwqe(),
+ *               rvt_copy_sge()
+ *   loopback.c  rvt_ruc_loopback(): the RC/UC engine between two QPs of
+ *               one device, requester and responder
+ *   rc.c        RC credits and rewinds (upstream's rc.c exports)
+ *   srq.c       shared receive queues (srq.h)
+ *
+ * Calls go one way, down this list's dependencies: qp_modify.c and
+ * loopback.c call qp.c, qp.c calls qp_table.c, qp_timer.c, qp_recv.c;
+ * nothing calls back up.
  *
  * Locking, in the order taken: qp->r_lock, qp->s_hlock, qp->s_lock (the
  * QP's state and attributes change only with all three held); then
@@ -26,64 +35,51 @@
 #include <rdma/rdmavt_qp.h>
 
 /* qp.c */
+int rvt_driver_qp_init(struct rvt_dev_info *rdi);
+void rvt_qp_exit(struct rvt_dev_info *rdi);
 int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 		  struct ib_udata *udata);
 int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
-
-/* qp_state.c */
-void rvt_init_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
-		 enum ib_qp_type type);
 void _rvt_reset_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 		   enum ib_qp_type type);
-void rvt_reset_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
-		  enum ib_qp_type type);
 void rvt_qp_event(struct rvt_qp *qp, enum ib_event_type type);
 
 /* qp_modify.c */
 int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		  int attr_mask, struct ib_udata *udata);
-
-/* qp_query.c */
 int rvt_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		 int attr_mask, struct ib_qp_init_attr *init_attr);
 
 /* qp_table.c */
-int rvt_driver_qp_init(struct rvt_dev_info *rdi);
-void rvt_qp_exit(struct rvt_dev_info *rdi);
-void rvt_insert_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp);
-bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp);
-void rvt_release_qp_link(struct rvt_qp *qp);
-struct rvt_qp *rvt_qp_slot_head(struct rvt_dev_info *rdi, int slot);
-struct rvt_qp *rvt_qp_bucket_after(struct rvt_dev_info *rdi, u32 bucket,
-				   u32 qpn);
-
-/* qpn.c */
-int rvt_init_qpn_table(struct rvt_dev_info *rdi, struct rvt_qpn_table *qpt);
-void rvt_free_qpn_table(struct rvt_qpn_table *qpt);
+int rvt_qp_table_init(struct rvt_dev_info *rdi);
+void rvt_qp_table_free(struct rvt_dev_info *rdi);
 int rvt_alloc_qpn(struct rvt_dev_info *rdi, struct rvt_qpn_table *qpt,
 		  enum ib_qp_type type, u32 port_num, bool aip);
 void rvt_free_qpn(struct rvt_qpn_table *qpt, u32 qpn, enum ib_qp_type type,
 		  u32 port_num);
-
-/* qp_iter.c */
-unsigned int rvt_free_all_qps(struct rvt_dev_info *rdi);
+void rvt_insert_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp);
+void rvt_release_qp_link(struct rvt_qp *qp);
 
 /* qp_timer.c */
 void rvt_init_qp_timers(struct rvt_qp *qp);
-void rvt_stop_rnr_timer(struct rvt_qp *qp);
+
+/* qp_send.c */
+int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr);
 
 /* qp_recv.c */
 int rvt_alloc_rq(struct rvt_rq *rq, u32 entries, u8 max_sge, int node,
 		 struct ib_udata *udata);
 u32 rvt_rwqe_size(u8 max_sge);
-int rvt_rq_produce(struct rvt_rq *rq, const struct ib_recv_wr *wr);
+void rvt_release_rq(struct rvt_rq *rq, struct rvt_mmap_info **ip);
+int rvt_rq_post_list(struct rvt_rq *rq, struct rvt_qp *qp,
+		     const struct ib_recv_wr *wr,
+		     const struct ib_recv_wr **bad_wr);
 int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
 void rvt_flush_rq(struct rvt_qp *qp);
 void rvt_discard_rq(struct rvt_qp *qp);
-
-/* qp_mr.c */
-void rvt_clear_mr_refs(struct rvt_qp *qp, bool clr_sends);
 
 /**
  * rvt_qp_is_special - whether a QP type is one of a port's QP0/QP1

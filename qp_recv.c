@@ -19,6 +19,8 @@
 #include <linux/vmalloc.h>
 #include "vt.h"
 #include "qp.h"
+#include "rq.h"
+#include "mmap.h"
 
 /**
  * rvt_rwqe_size - bytes per receive queue entry
@@ -78,16 +80,22 @@ fail:
 }
 
 /**
- * rvt_rq_next - the ring index after another
- * @rq: the receive queue
- * @index: an index below rq->size
+ * rvt_release_rq - free a receive ring, or leave a user ring to its mapping
+ * @rq: the ring of a QP or SRQ that is going away
+ * @ip: where the mmap descriptor of a user ring is (&qp->ip or &srq->ip);
+ *	set to NULL. The process may still have the ring mapped: the
+ *	descriptor owns the ring then and frees it after munmap().
  *
- * Context: any.
- * Return: @index + 1, wrapped.
+ * Context: process context.
  */
-static u32 rvt_rq_next(struct rvt_rq *rq, u32 index)
+void rvt_release_rq(struct rvt_rq *rq, struct rvt_mmap_info **ip)
 {
-	return index + 1 >= rq->size ? 0 : index + 1;
+	if (*ip) {
+		rvt_put_mmap_info(*ip);
+		*ip = NULL;
+		rq->wq = NULL;
+	}
+	rvt_free_rq(rq);
 }
 
 /**
@@ -112,13 +120,13 @@ static void rvt_flush_recv_wr(struct rvt_qp *qp, u64 wr_id)
 
 /**
  * rvt_rq_produce - queue one receive request on a kernel ring
- * @rq: the ring, of a kernel QP or SRQ; the caller holds rq->kwq->p_lock
- * @wr: the request
+ * @rq: the ring, of a kernel QP or SRQ
+ * @wr: the request, with at most rq->max_sge SGEs
  *
  * Context: any; p_lock held.
- * Return: 0, -EINVAL for too many SGEs, -ENOMEM if the ring is full.
+ * Return: 0, or -ENOMEM if the ring is full.
  */
-int rvt_rq_produce(struct rvt_rq *rq, const struct ib_recv_wr *wr)
+static int rvt_rq_produce(struct rvt_rq *rq, const struct ib_recv_wr *wr)
 {
 	struct rvt_krwq *kwq = rq->kwq;
 	u32 next = rvt_rq_next(rq, kwq->head);
@@ -126,8 +134,6 @@ int rvt_rq_produce(struct rvt_rq *rq, const struct ib_recv_wr *wr)
 	int i;
 
 	lockdep_assert_held(&kwq->p_lock);
-	if (wr->num_sge < 0 || wr->num_sge > rq->max_sge)
-		return -EINVAL;
 	/* Pairs with the consumer's release of tail: it is done reading. */
 	if (next == smp_load_acquire(&kwq->tail))
 		return -ENOMEM;
@@ -145,32 +151,61 @@ int rvt_rq_produce(struct rvt_rq *rq, const struct ib_recv_wr *wr)
 }
 
 /**
- * rvt_post_one_recv - queue one receive request on a kernel QP
- * @qp: the QP, which has its own receive ring
+ * rvt_rq_post_one - queue one receive request on a kernel ring
+ * @rq: the ring, of a kernel QP or SRQ
+ * @qp: the QP whose own ring it is, or NULL for an SRQ's
  * @wr: the request
  *
- * In the ERR state the request is completed at once with a flush error.
+ * A QP in the ERR state completes the request at once with a flush error
+ * instead.
  *
  * Context: any; takes p_lock with interrupts saved.
  * Return: 0, -EINVAL for too many SGEs, -ENOMEM if the ring is full.
  */
-static int rvt_post_one_recv(struct rvt_qp *qp, const struct ib_recv_wr *wr)
+static int rvt_rq_post_one(struct rvt_rq *rq, struct rvt_qp *qp,
+			   const struct ib_recv_wr *wr)
 {
-	struct rvt_krwq *kwq = qp->r_rq.kwq;
 	unsigned long flags;
 	int ret = 0;
 
 	/* Malformed requests are refused in every state, ERR included. */
-	if (wr->num_sge < 0 || wr->num_sge > qp->r_rq.max_sge)
+	if (wr->num_sge < 0 || wr->num_sge > rq->max_sge)
 		return -EINVAL;
-	spin_lock_irqsave(&kwq->p_lock, flags);
+	spin_lock_irqsave(&rq->kwq->p_lock, flags);
 	/* Re-read under p_lock: see rvt_flush_rq(). */
-	if (ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_FLUSH_RECV)
+	if (qp && (ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_FLUSH_RECV))
 		rvt_flush_recv_wr(qp, wr->wr_id);
 	else
-		ret = rvt_rq_produce(&qp->r_rq, wr);
-	spin_unlock_irqrestore(&kwq->p_lock, flags);
+		ret = rvt_rq_produce(rq, wr);
+	spin_unlock_irqrestore(&rq->kwq->p_lock, flags);
 	return ret;
+}
+
+/**
+ * rvt_rq_post_list - queue a list of receive requests on a kernel ring
+ * @rq: the ring, of a kernel QP or SRQ
+ * @qp: the QP whose own ring it is (see rvt_rq_post_one()), or NULL
+ * @wr: the first request of the list
+ * @bad_wr: set to the first request not queued, on error
+ *
+ * Context: any; takes p_lock with interrupts saved.
+ * Return: 0, or the error of the first request not queued; the requests
+ * before it are queued.
+ */
+int rvt_rq_post_list(struct rvt_rq *rq, struct rvt_qp *qp,
+		     const struct ib_recv_wr *wr,
+		     const struct ib_recv_wr **bad_wr)
+{
+	int ret;
+
+	for (; wr; wr = wr->next) {
+		ret = rvt_rq_post_one(rq, qp, wr);
+		if (ret) {
+			*bad_wr = wr;
+			return ret;
+		}
+	}
+	return 0;
 }
 
 /**
@@ -192,65 +227,13 @@ int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr)
 {
 	struct rvt_qp *qp = ibqp_to_rvtqp(ibqp);
-	int ret = 0;
 
 	if (!(ib_rvt_state_ops[READ_ONCE(qp->state)] & RVT_POST_RECV_OK) ||
 	    !qp->r_rq.kwq || qp->ip) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	for (; wr; wr = wr->next) {
-		ret = rvt_post_one_recv(qp, wr);
-		if (ret) {
-			*bad_wr = wr;
-			break;
-		}
-	}
-	return ret;
-}
-
-/**
- * rvt_rq_indices - read a receive ring's head and tail
- * @qp: the QP
- * @head: where the producer's index goes
- * @tail: where the consumer's index goes
- *
- * A user ring's indices are whatever the process wrote there: one out of
- * range is taken as 0, so no entry outside the ring is ever touched.
- *
- * Context: c_lock held.
- */
-static void rvt_rq_indices(struct rvt_qp *qp, u32 *head, u32 *tail)
-{
-	struct rvt_rq *rq = &qp->r_rq;
-
-	if (qp->ip) {
-		*head = RDMA_READ_UAPI_ATOMIC(rq->wq->head);
-		*tail = RDMA_READ_UAPI_ATOMIC(rq->wq->tail);
-	} else {
-		/* Pairs with the release in rvt_rq_produce(). */
-		*head = smp_load_acquire(&rq->kwq->head);
-		*tail = rq->kwq->tail;
-	}
-	if (*head >= rq->size)
-		*head = 0;
-	if (*tail >= rq->size)
-		*tail = 0;
-}
-
-/**
- * rvt_rq_set_tail - publish a receive ring's new tail
- * @qp: the QP
- * @tail: the new consumer index
- *
- * Context: c_lock held.
- */
-static void rvt_rq_set_tail(struct rvt_qp *qp, u32 tail)
-{
-	if (qp->ip)
-		RDMA_WRITE_UAPI_ATOMIC(qp->r_rq.wq->tail, tail);
-	else /* Entries before the index that frees them for producers. */
-		smp_store_release(&qp->r_rq.kwq->tail, tail);
+	return rvt_rq_post_list(&qp->r_rq, qp, wr, bad_wr);
 }
 
 /**
@@ -260,7 +243,8 @@ static void rvt_rq_set_tail(struct rvt_qp *qp, u32 tail)
  *
  * p_lock keeps kernel producers out meanwhile: a producer either finished
  * before (its request is drained here) or sees the QP's new state after
- * and deals with the request itself.
+ * and deals with the request itself. A user ring with an index out of
+ * range counts as empty (rq.h): nothing is drained from it.
  *
  * Context: r_lock held, interrupts disabled; takes c_lock and p_lock.
  */
@@ -273,11 +257,11 @@ static void rvt_drain_rq(struct rvt_qp *qp, bool complete)
 		return;
 	spin_lock(&rq->kwq->c_lock);
 	spin_lock(&rq->kwq->p_lock);
-	rvt_rq_indices(qp, &head, &tail);
-	for (; tail != head; tail = rvt_rq_next(rq, tail))
-		if (complete)
+	if (rvt_rq_load(rq, qp->ip, &head, &tail)) {
+		for (; complete && tail != head; tail = rvt_rq_next(rq, tail))
 			rvt_flush_recv_wr(qp, rvt_get_rwqe_ptr(rq, tail)->wr_id);
-	rvt_rq_set_tail(qp, tail);
+		rvt_rq_store_tail(rq, qp->ip, head);
+	}
 	spin_unlock(&rq->kwq->p_lock);
 	spin_unlock(&rq->kwq->c_lock);
 }

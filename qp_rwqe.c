@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * The receive side's consumer: taking the next receive work request off
- * a QP's receive queue or its SRQ for an incoming message.
+ * a QP's receive queue or its SRQ for an incoming message, and copying
+ * the message's data into the memory it describes.
  *
  * The ring's layout and its producer side are described in qp_recv.c
  * (QPs) and srq.c (SRQs). Consumers of one ring are serialised by its
@@ -9,26 +10,13 @@
  * published with a release store, so a producer never overwrites an entry
  * still being read. A user ring is the process's memory: every index and
  * every field read from it may be anything, at any time, so each is read
- * once and checked before use.
- *
- * Exported symbols' CRCs depend on the types visible here: keep the
- * include set of the upstream file that exports them
- * (Documentation/abi.rst, the qp.c row).
+ * once and checked before use; the indices through rq.h, which treats a
+ * ring with one out of range as empty.
  */
-#include <linux/hash.h>
-#include <linux/bitops.h>
-#include <linux/lockdep.h>
-#include <linux/vmalloc.h>
-#include <linux/slab.h>
+#include "qp_exports.h"
 #include <linux/overflow.h>
-#include <rdma/ib_verbs.h>
-#include <rdma/ib_hdrs.h>
-#include <rdma/opa_addr.h>
-#include <rdma/uverbs_ioctl.h>
-#include <linux/tracepoint.h>
-#include <linux/trace_seq.h>
-#include "vt.h"
 #include "srq.h"
+#include "rq.h"
 
 /**
  * struct rvt_rwqe_source - where a QP's receive requests come from
@@ -57,37 +45,6 @@ static void rvt_rwqe_source(struct rvt_qp *qp, struct rvt_rwqe_source *src)
 		src->pd = qp->ibqp.pd;
 		src->user = !!qp->ip;
 	}
-}
-
-/*
- * The ring's indices. Return: false if a process has put an index out of
- * range into its ring, which then counts as empty until it repairs it.
- */
-static bool rvt_rq_load_indices(const struct rvt_rwqe_source *src, u32 *head,
-				u32 *tail)
-{
-	struct rvt_rq *rq = src->rq;
-
-	if (src->user) {
-		/* Pairs with the provider's release of head. */
-		*head = RDMA_READ_UAPI_ATOMIC(rq->wq->head);
-		*tail = RDMA_READ_UAPI_ATOMIC(rq->wq->tail);
-	} else {
-		/* Pairs with the release in the kernel post_recv paths. */
-		*head = smp_load_acquire(&rq->kwq->head);
-		*tail = rq->kwq->tail;
-	}
-	return *head < rq->size && *tail < rq->size;
-}
-
-/* Give the entry at the old tail back to the producer. */
-static void rvt_rq_store_tail(const struct rvt_rwqe_source *src, u32 tail)
-{
-	/* Both stores release: the entry has been read before it is freed. */
-	if (src->user)
-		RDMA_WRITE_UAPI_ATOMIC(src->rq->wq->tail, tail);
-	else /* pairs with the producer's acquire of tail */
-		smp_store_release(&src->rq->kwq->tail, tail);
 }
 
 /* Complete a receive request the QP cannot use, without consuming data. */
@@ -178,7 +135,7 @@ static bool rvt_srq_limit_hit(const struct rvt_rwqe_source *src, u32 tail)
 
 	if (!srq || !srq->limit)
 		return false;
-	if (!rvt_rq_load_indices(src, &head, &ignored))
+	if (!rvt_rq_load(src->rq, src->user, &head, &ignored))
 		return false;
 	if (rvt_get_rq_count(src->rq, head, tail) >= srq->limit)
 		return false;
@@ -220,7 +177,7 @@ int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only)
 	rvt_rwqe_source(qp, &src);
 	spin_lock_irqsave(&src.rq->kwq->c_lock, flags);
 	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_RECV_OK) ||
-	    !rvt_rq_load_indices(&src, &head, &tail) || head == tail) {
+	    !rvt_rq_load(src.rq, src.user, &head, &tail) || head == tail) {
 		spin_unlock_irqrestore(&src.rq->kwq->c_lock, flags);
 		return 0;
 	}
@@ -229,8 +186,8 @@ int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only)
 	if (!wr_id_only)
 		status = rvt_rwqe_map_sges(qp, &src, wqe);
 	/* Done with the entry: the producer may reuse it. */
-	tail = tail + 1 == src.rq->size ? 0 : tail + 1;
-	rvt_rq_store_tail(&src, tail);
+	tail = rvt_rq_next(src.rq, tail);
+	rvt_rq_store_tail(src.rq, src.user, tail);
 	if (status == IB_WC_SUCCESS) {
 		qp->r_wr_id = wr_id;
 		set_bit(RVT_R_WRID_VALID, &qp->r_aflags);
@@ -247,3 +204,80 @@ int rvt_get_rwqe(struct rvt_qp *qp, bool wr_id_only)
 	return 1;
 }
 EXPORT_SYMBOL(rvt_get_rwqe);
+
+/*
+ * Copying a message's data into the memory an SGE state describes: the
+ * receive buffers of an incoming SEND, the region of an RDMA WRITE, the
+ * requester's buffers of an RDMA READ response.
+ *
+ * dparms.sge_copy_mode lets a driver ask for non-temporal copies of large
+ * transfers (RVT_SGE_COPY_CACHELESS, or RVT_SGE_COPY_ADAPTIVE once the
+ * working set outgrows the cache). This core copies with memcpy() in
+ * every mode: the data written is the same, only the cache footprint
+ * differs, and no driver depends on it for correctness.
+ */
+
+/* The bytes a process may poll on to see a message has arrived. */
+#define RVT_COPY_LAST_BYTES 8
+
+/* Copy one byte at a time, in address order, each store on its own. */
+static void rvt_copy_in_order(void *dst, const void *src, u32 len)
+{
+	u8 *d = dst;
+	const u8 *s = src;
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		WRITE_ONCE(d[i], s[i]);
+}
+
+/* Copy @length bytes into @ss; return the first byte of @data not copied. */
+static const void *rvt_copy_to_sges(struct rvt_sge_state *ss,
+				    const void *data, u32 length,
+				    bool release, bool in_order)
+{
+	while (length) {
+		u32 len = rvt_get_sge_length(&ss->sge, length);
+
+		/* Callers never copy more than the SGEs hold. */
+		if (WARN_ON_ONCE(!len))
+			break;
+		if (in_order)
+			rvt_copy_in_order(ss->sge.vaddr, data, len);
+		else
+			memcpy(ss->sge.vaddr, data, len);
+		rvt_update_sge(ss, len, release);
+		data += len;
+		length -= len;
+	}
+	return data;
+}
+
+/**
+ * rvt_copy_sge - copy data into the memory of an SGE state
+ * @qp: the QP the data arrived on (its device's copy mode applies)
+ * @ss: the SGE state, advanced past the data
+ * @data: the data
+ * @length: its length; @ss must describe at least that much memory
+ * @release: drop the reference on each SGE's region once it is filled
+ * @copy_last: write the last 8 bytes after all the others, one byte at a
+ *	       time in address order, for processes that poll on the end of
+ *	       a buffer to learn that an RDMA WRITE has landed
+ *
+ * Context: any; the caller holds what keeps @ss stable (the receiving
+ * QP's r_lock, or the requester's send engine).
+ */
+void rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss,
+		  void *data, u32 length, bool release, bool copy_last)
+{
+	u32 last = copy_last ? min_t(u32, length, RVT_COPY_LAST_BYTES) : 0;
+	const void *rest;
+
+	rest = rvt_copy_to_sges(ss, data, length - last, release, false);
+	if (!last)
+		return;
+	/* Everything before the last bytes is visible once they are. */
+	smp_wmb();
+	rvt_copy_to_sges(ss, rest, last, release, true);
+}
+EXPORT_SYMBOL(rvt_copy_sge);

@@ -18,25 +18,10 @@
  * fill without looking at s_last. dparms.reserved_operations entries are
  * kept back for the driver's own operations (RVT_OPERATION_USE_RESERVE),
  * counted in s_reserved_used, so consumers can never take them.
- *
- * Exported symbols' CRCs depend on the types visible here: keep the
- * include set of the upstream file that exports them
- * (Documentation/abi.rst, the qp.c row).
  */
-#include <linux/hash.h>
-#include <linux/bitops.h>
-#include <linux/lockdep.h>
-#include <linux/vmalloc.h>
-#include <linux/slab.h>
+#include "qp_exports.h"
 #include <linux/overflow.h>
-#include <rdma/ib_verbs.h>
-#include <rdma/ib_hdrs.h>
-#include <rdma/opa_addr.h>
-#include <rdma/uverbs_ioctl.h>
-#include <linux/tracepoint.h>
-#include <linux/trace_seq.h>
-#include "vt.h"
-#include "post.h"
+#include "qp.h"
 
 /* send_flags bits that rdmavt keeps for itself in a queued entry. */
 #define RVT_SEND_INTERNAL_FLAGS (~(IB_SEND_RESERVED_START - 1))

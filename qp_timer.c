@@ -8,23 +8,9 @@
  * are armed and disarmed under s_lock, with RVT_S_TIMER and RVT_S_WAIT_RNR
  * in s_flags saying which one is meant to be running; the callbacks check
  * the flag, so a callback racing a disarm does nothing.
- *
- * Exported symbols' CRCs depend on the types visible here: keep the
- * include set of the upstream file that exports them.
  */
-#include <linux/hash.h>
-#include <linux/bitops.h>
-#include <linux/lockdep.h>
-#include <linux/vmalloc.h>
-#include <linux/slab.h>
-#include <rdma/ib_verbs.h>
-#include <rdma/ib_hdrs.h>
-#include <rdma/opa_addr.h>
-#include <rdma/uverbs_ioctl.h>
-#include <linux/tracepoint.h>
-#include <linux/trace_seq.h>
+#include "qp_exports.h"
 #include "qp.h"
-#include "vt.h"
 
 /*
  * The RNR NAK timer field of an AETH (IBTA table 45), in microseconds:
@@ -163,7 +149,7 @@ EXPORT_SYMBOL(rvt_stop_rc_timers);
  *
  * Context: any; s_lock held.
  */
-void rvt_stop_rnr_timer(struct rvt_qp *qp)
+static void rvt_stop_rnr_timer(struct rvt_qp *qp)
 {
 	lockdep_assert_held(&qp->s_lock);
 	qp->s_flags &= ~RVT_S_WAIT_RNR;

@@ -9,6 +9,7 @@
  */
 #include <rdma/rdmavt_qp.h>
 #include <rdma/ib_hdrs.h>
+#include "rq.h"
 
 /* The largest credit code; it stands for 32768 or more receive WQEs. */
 #define RVT_AETH_CREDIT_MAX 30
@@ -40,7 +41,7 @@ static u32 rvt_count_to_credit_code(u32 count)
 /*
  * Receive WQEs available on @qp's own receive queue. The cached count is
  * refreshed from the ring when it runs out; a user ring's indices are
- * written by userspace, so out-of-range values count as empty.
+ * written by userspace, so out-of-range values count as empty (rq.h).
  */
 static u32 rvt_rq_credits(struct rvt_qp *qp)
 {
@@ -50,14 +51,7 @@ static u32 rvt_rq_credits(struct rvt_qp *qp)
 
 	if (count)
 		return count;
-	if (qp->ip) {
-		head = RDMA_READ_UAPI_ATOMIC(rq->wq->head);
-		tail = RDMA_READ_UAPI_ATOMIC(rq->wq->tail);
-	} else {
-		head = READ_ONCE(rq->kwq->head);
-		tail = READ_ONCE(rq->kwq->tail);
-	}
-	if (head >= rq->size || tail >= rq->size)
+	if (!rvt_rq_load(rq, qp->ip, &head, &tail))
 		return 0;
 	/* The two reads may race a producer: ACKs to come will correct it. */
 	return rvt_get_rq_count(rq, head, tail);

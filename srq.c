@@ -29,6 +29,8 @@
 #include "qp.h"
 #include "mmap.h"
 #include "srq.h"
+#include "rq.h"
+#include "count.h"
 
 /* rq.max_sge is a u8. */
 #define RVT_SRQ_MAX_SGE U8_MAX
@@ -80,26 +82,6 @@ static struct rvt_rwq *rvt_srq_alloc_ring(struct rvt_dev_info *rdi,
 	return vzalloc_node(size, rdi->dparms.node);
 }
 
-static int rvt_srq_reserve(struct rvt_dev_info *rdi)
-{
-	int ret = 0;
-
-	spin_lock(&rdi->n_srqs_lock);
-	if (rdi->n_srqs_allocated >= rdi->dparms.props.max_srq)
-		ret = -ENOMEM;
-	else
-		rdi->n_srqs_allocated++;
-	spin_unlock(&rdi->n_srqs_lock);
-	return ret;
-}
-
-static void rvt_srq_unreserve(struct rvt_dev_info *rdi)
-{
-	spin_lock(&rdi->n_srqs_lock);
-	rdi->n_srqs_allocated--;
-	spin_unlock(&rdi->n_srqs_lock);
-}
-
 static int rvt_srq_check_init_attr(struct rvt_dev_info *rdi,
 				   const struct ib_srq_init_attr *init_attr)
 {
@@ -113,18 +95,6 @@ static int rvt_srq_check_init_attr(struct rvt_dev_info *rdi,
 	    !attr->max_wr || attr->max_wr > props->max_srq_wr)
 		return -EINVAL;
 	return 0;
-}
-
-/* Undo rvt_srq_init_queue() and a user ring's mmap descriptor. */
-static void rvt_srq_free_queue(struct rvt_srq *srq)
-{
-	if (srq->ip) {
-		/* The descriptor owns the ring and frees it after munmap(). */
-		rvt_put_mmap_info(srq->ip);
-		srq->ip = NULL;
-		srq->rq.wq = NULL;
-	}
-	rvt_free_rq(&srq->rq);
 }
 
 /* The ring and its locks; a user SRQ's ring also gets its mmap cookie. */
@@ -194,13 +164,14 @@ int rvt_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init_attr,
 	/* Without room for the offset the process could not map the ring. */
 	if (udata && udata->outlen < sizeof(__u64))
 		return -EINVAL;
-	ret = rvt_srq_reserve(rdi);
+	ret = rvt_count_get(&rdi->n_srqs_lock, &rdi->n_srqs_allocated,
+			    rdi->dparms.props.max_srq) ? 0 : -ENOMEM;
 	if (ret)
 		return ret;
 	ret = rvt_srq_init_queue(rdi, srq, &init_attr->attr, udata);
 	if (ret) {
-		rvt_srq_free_queue(srq);
-		rvt_srq_unreserve(rdi);
+		rvt_release_rq(&srq->rq, &srq->ip);
+		rvt_count_put(&rdi->n_srqs_lock, &rdi->n_srqs_allocated);
 		return ret;
 	}
 	srq->limit = init_attr->attr.srq_limit;
@@ -230,21 +201,6 @@ static int rvt_srq_offset_response(struct ib_udata *udata)
 	return ib_copy_to_udata(udata, &none, sizeof(none));
 }
 
-/* The ring's indices, checked: a process may have written anything. */
-static bool rvt_srq_indices(struct rvt_srq *srq, u32 *head, u32 *tail)
-{
-	struct rvt_rq *rq = &srq->rq;
-
-	if (srq->ip) {
-		*head = RDMA_READ_UAPI_ATOMIC(rq->wq->head);
-		*tail = RDMA_READ_UAPI_ATOMIC(rq->wq->tail);
-	} else {
-		*head = rq->kwq->head;
-		*tail = rq->kwq->tail;
-	}
-	return *head < rq->size && *tail < rq->size;
-}
-
 /*
  * Move the posted requests, oldest first, to the start of @ring, which has
  * @entries slots, and make it the SRQ's ring. Needs c_lock and p_lock.
@@ -259,10 +215,10 @@ static struct rvt_rwq *rvt_srq_swap_ring(struct rvt_srq *srq,
 	u32 stride = rvt_rwqe_size(rq->max_sge);
 	u32 head, tail, n;
 
-	if (!rvt_srq_indices(srq, &head, &tail) ||
+	if (!rvt_rq_load(rq, srq->ip, &head, &tail) ||
 	    rvt_get_rq_count(rq, head, tail) >= entries)
 		return NULL;
-	for (n = 0; tail != head; n++, tail = tail + 1 == rq->size ? 0 : tail + 1)
+	for (n = 0; tail != head; n++, tail = rvt_rq_next(rq, tail))
 		memcpy((char *)ring->wq + (size_t)n * stride,
 		       rvt_get_rwqe_ptr(rq, tail), stride);
 	rq->wq = ring;
@@ -339,21 +295,12 @@ static int rvt_srq_resize(struct rvt_dev_info *rdi, struct rvt_srq *srq,
 
 	old = rvt_srq_resize_locked(srq, ring, &ip, attr, mask);
 	if (!old) {
-		if (user)
-			rvt_put_mmap_info(ip);
-		else
-			vfree(ring);
+		rvt_free_ring(ring, ip);
 		return -EINVAL;
 	}
-	if (!user) {
-		vfree(old);
-		return 0;
-	}
-	/* ip is now the old ring's descriptor: it goes after munmap(). */
-	rvt_put_mmap_info(ip);
-	rvt_publish_mmap_info(rdi, srq->ip);
-	return ib_copy_to_udata(udata, &srq->ip->offset,
-				sizeof(srq->ip->offset));
+	/* ip is now the old ring's descriptor, if a user ring. */
+	rvt_free_ring(old, ip);
+	return user ? rvt_publish_ring(rdi, srq->ip, udata) : 0;
 }
 
 static int rvt_srq_set_limit(struct rvt_srq *srq, u32 limit)
@@ -442,20 +389,11 @@ int rvt_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 {
 	struct rvt_srq *srq = ibsrq_to_rvtsrq(ibsrq);
 
-	rvt_srq_free_queue(srq);
-	rvt_srq_unreserve(ib_to_rvt(ibsrq->device));
+	struct rvt_dev_info *rdi = ib_to_rvt(ibsrq->device);
+
+	rvt_release_rq(&srq->rq, &srq->ip);
+	rvt_count_put(&rdi->n_srqs_lock, &rdi->n_srqs_allocated);
 	return 0;
-}
-
-static int rvt_srq_post_one(struct rvt_srq *srq, const struct ib_recv_wr *wr)
-{
-	unsigned long flags;
-	int ret;
-
-	spin_lock_irqsave(&srq->rq.kwq->p_lock, flags);
-	ret = rvt_rq_produce(&srq->rq, wr);
-	spin_unlock_irqrestore(&srq->rq.kwq->p_lock, flags);
-	return ret;
 }
 
 /**
@@ -476,18 +414,10 @@ int rvt_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr)
 {
 	struct rvt_srq *srq = ibsrq_to_rvtsrq(ibsrq);
-	int ret = 0;
 
 	if (srq->ip) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	for (; wr; wr = wr->next) {
-		ret = rvt_srq_post_one(srq, wr);
-		if (ret) {
-			*bad_wr = wr;
-			break;
-		}
-	}
-	return ret;
+	return rvt_rq_post_list(&srq->rq, NULL, wr, bad_wr);
 }

@@ -22,7 +22,6 @@
 #include "mcast.h"
 #include "mmap.h"
 #include "mr.h"
-#include "post.h"
 #include "qp.h"
 #include "srq.h"
 

@@ -142,12 +142,6 @@ struct rvtsw_port *rvtsw_fabric_port(u16 lid);
 struct rvtsw_port *rvtsw_fabric_next_port(struct rvtsw_port *port);
 bool rvtsw_dev_owns_lid(struct rvtsw_dev *dev, u16 dlid);
 
-/* send.c */
-void rvtsw_do_send(struct rvt_qp *qp);
-void rvtsw_quiesce_send(struct rvt_qp *qp);
-int rvtsw_setup_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
-		    bool *call_send);
-
 /* ud.c */
 enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe);
 
@@ -161,7 +155,6 @@ int rvtsw_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 int rvtsw_qp_init(void);
 void rvtsw_qp_exit(void);
 void rvtsw_set_qp_callbacks(struct rvt_driver_provided *f);
-bool rvtsw_schedule_send(struct rvt_qp *qp);
 
 /* debugfs.c */
 void rvtsw_debugfs_init(void);

@@ -11,7 +11,7 @@
  * datagram lost on a wire would be; the sender's request completes
  * successfully all the same.
  *
- * Locking: the sender holds no lock while it delivers (send.c keeps the
+ * Locking: the sender holds no lock while it delivers (qp.c keeps the
  * request its own with RVT_S_BUSY). The destination port and QPs are
  * found and used under rcu_read_lock(): a QP leaves the QP table, and a
  * device the fabric, before they go away. Each receiving QP is worked on

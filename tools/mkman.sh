@@ -6,7 +6,7 @@
 #	man -l build/man/rvt_query_qp.9
 #
 # Each page ends with a SEE ALSO naming its source file and the other
-# functions of its family: the QP core (qp*.c, qpn.c, qp.h), rvtsw, or
+# functions of its family: the QP core (qp*.c, qp*.h), rvtsw, or
 # the page's own file.
 #
 # Environment: KERNEL_DOC overrides the kernel-doc script; MAN_OUT the
