@@ -11,14 +11,17 @@
  * next starts. The engine holds the requester's r_lock and s_lock (in
  * that order, as everywhere) only to pick and complete a request, never
  * while the responder works, so no QP's locks nest in another's, and a QP
- * connected to itself works too. What the responder could not take makes
- * the requester wait, with the engine released:
+ * connected to itself works too.
  *
- * - an RNR NAK: for the responder's RNR timer (rvt_add_rnr_timer(), whose
- *   expiry reschedules the engine), at most rnr_retry times (7: forever);
- * - a lost request (no responder, or one in a state that drops it): for
- *   the QP's ACK timeout (the retry timer), at most retry_cnt times, then
- *   the request completes with IB_WC_RETRY_EXC_ERR.
+ * An RNR NAK makes the requester wait, with the engine released, for the
+ * responder's RNR timer (rvt_add_rnr_timer(), whose expiry reschedules
+ * the engine), at most rnr_retry times (7: forever). A request nobody
+ * takes (no responder, or one of another type or in a state that drops
+ * packets) is dropped and counted in n_pkt_drops; as upstream does, an RC
+ * requester then completes it at once with IB_WC_RETRY_EXC_ERR instead of
+ * retrying on its ACK timeout: loopback knows no later try can succeed,
+ * and hfi1's and qib's retry handling (notify_restart_rc) is not meant
+ * for loopback QPs. A UC requester completes it as sent.
  *
  * A request completing with an error moves the requester to the error
  * state, after which the engine flushes the rest with IB_WC_WR_FLUSH_ERR.
@@ -31,9 +34,8 @@
  * enum rvt_lb_outcome - what became of a request at the responder
  * @RVT_LB_DONE: it is finished: complete it with send_status
  * @RVT_LB_RNR: an RC responder had no receive request for it (RNR NAK)
- * @RVT_LB_LOST: no RC responder took it (no such QP, or one of another
- *		 type or in a state that drops packets): as on a wire, the
- *		 requester hears nothing and retries after its timeout
+ * @RVT_LB_LOST: no responder took it (no such QP, or one of another type
+ *		 or in a state that drops packets): it is dropped
  */
 enum rvt_lb_outcome {
 	RVT_LB_DONE,
@@ -447,11 +449,11 @@ static struct rvt_qp *rvt_lb_find_responder(struct rvt_qp *sqp)
 	return rqp;
 }
 
-/* Nothing took the request: RC retries later, UC never knows. */
+/* Nothing took the request: it is dropped. */
 static enum rvt_lb_outcome rvt_lb_lost(struct rvt_lb *lb)
 {
 	rvt_to_iport(lb->sqp)->n_pkt_drops++;
-	return lb->sqp->ibqp.qp_type == IB_QPT_RC ? RVT_LB_LOST : RVT_LB_DONE;
+	return RVT_LB_LOST;
 }
 
 /* A fast registration or invalidation, which has no responder. */
@@ -548,23 +550,6 @@ static bool rvt_lb_rnr(struct rvt_lb_run *run, struct rvt_lb *lb)
 }
 
 /*
- * No responder answered: wait for the ACK timeout and try again, unless
- * the retries are used up. Return: whether the engine goes on.
- */
-static bool rvt_lb_retry(struct rvt_lb_run *run, struct rvt_lb *lb)
-{
-	struct rvt_qp *sqp = run->sqp;
-
-	if (!sqp->s_retry) {
-		rvt_lb_complete(run, lb->wqe, IB_WC_RETRY_EXC_ERR);
-		return true;
-	}
-	sqp->s_retry--;
-	rvt_add_retry_timer(sqp);
-	return false;
-}
-
-/*
  * Settle the request the responder worked on, with the requester's locks
  * held again. Return: whether the engine goes on.
  */
@@ -585,12 +570,15 @@ static bool rvt_lb_settle(struct rvt_lb_run *run, struct rvt_lb *lb,
 	case RVT_LB_RNR:
 		return rvt_lb_rnr(run, lb);
 	case RVT_LB_LOST:
-		return rvt_lb_retry(run, lb);
+		/* See the top of this file: no retries on loopback. */
+		rvt_lb_complete(run, lb->wqe,
+				sqp->ibqp.qp_type == IB_QPT_RC ?
+				IB_WC_RETRY_EXC_ERR : IB_WC_SUCCESS);
+		return true;
 	default:
 		rvt_to_iport(sqp)->n_loop_pkts++;
-		/* An answer restores the retry budgets of the next request. */
+		/* An answer restores the RNR budget of the next request. */
 		sqp->s_rnr_retry = sqp->s_rnr_retry_cnt;
-		sqp->s_retry = sqp->s_retry_cnt;
 		rvt_lb_complete(run, lb->wqe, lb->send_status);
 		return true;
 	}
@@ -636,8 +624,8 @@ static bool rvt_lb_step(struct rvt_lb_run *run)
  * invalidation), RDMA WRITE (with immediate data), RDMA READ, the
  * atomics, and the local invalidations left for the send queue; both
  * sides complete as after a round trip. Returns when the queue is empty,
- * the requester must wait (RNR NAK, lost request: see the top of this
- * file), or its state stops the send queue; in the error states the
+ * the requester must wait for an RNR NAK's timer, or its state stops the
+ * send queue; in the error states the
  * requests are completed with IB_WC_WR_FLUSH_ERR. Does nothing while
  * another run is in progress or a wait is pending: that run picks up what
  * was posted meanwhile, the wait's end reschedules the engine.

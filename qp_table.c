@@ -400,31 +400,29 @@ void rvt_free_qpn(struct rvt_qpn_table *qpt, u32 qpn, enum ib_qp_type type,
  * still visit each QP once, whatever was inserted or removed meanwhile.
  */
 
-/* The largest table we allocate: 2^20 buckets, 8 MiB of pointers. */
-#define RVT_QP_TABLE_MAX_BITS 20
+/* QPNs have 24 bits: more buckets than that would never be used. */
+#define RVT_QP_TABLE_MAX_BUCKETS BIT(24)
 
 /**
- * rvt_check_qp_table_size - check the driver's dparms.qp_table_size
- * @rdi: the device being registered
+ * rvt_qp_table_buckets - how many buckets a driver's qp_table_size gives
+ * @size: dparms.qp_table_size, which hfi1 and qib take from a module
+ *	  parameter of theirs
  *
- * hash_32() of 0 bits would shift by 32 in every lookup.
+ * Any size but 0 is taken, as upstream takes it. rvt_lookup_qpn() hashes
+ * a QPN to ilog2(size) bits, so only the first power of 2 of the buckets
+ * are ever used; all are allocated, as drivers may walk qp_table_size
+ * buckets. A size of 1 would hash to 0 bits, which shifts a 32-bit value
+ * by 32 in every lookup (upstream then reads far past its table): it gets
+ * two buckets instead. Sizes beyond the QPN space are cut to it.
  *
- * Context: process context.
- * Return: 0, or -EINVAL unless it is a power of 2 from 2 to 2^20.
+ * Context: any.
+ * Return: the number of buckets, 0 for a size of 0.
  */
-static int rvt_check_qp_table_size(struct rvt_dev_info *rdi)
+static u32 rvt_qp_table_buckets(u32 size)
 {
-	u32 size = rdi->dparms.qp_table_size;
-
-	/* hash_32() of 0 bits would shift by 32 in every lookup. */
-	if (size < 2 || !is_power_of_2(size) ||
-	    size > BIT(RVT_QP_TABLE_MAX_BITS)) {
-		ibdev_err(&rdi->ibdev,
-			  "qp_table_size %u: must be a power of 2 from 2 to %lu\n",
-			  size, BIT(RVT_QP_TABLE_MAX_BITS));
-		return -EINVAL;
-	}
-	return 0;
+	if (!size)
+		return 0;
+	return clamp_t(u32, size, 2, RVT_QP_TABLE_MAX_BUCKETS);
 }
 
 /**
@@ -437,23 +435,24 @@ static int rvt_check_qp_table_size(struct rvt_dev_info *rdi)
  */
 int rvt_qp_table_init(struct rvt_dev_info *rdi)
 {
+	u32 buckets = rvt_qp_table_buckets(rdi->dparms.qp_table_size);
 	struct rvt_qp_ibdev *qp_dev;
 	int node = rdi->dparms.node;
 	int ret;
 
-	ret = rvt_check_qp_table_size(rdi);
-	if (ret)
-		return ret;
-
+	if (!buckets) {
+		ibdev_err(&rdi->ibdev, "dparms.qp_table_size is 0\n");
+		return -EINVAL;
+	}
 	qp_dev = kzalloc_node(sizeof(*qp_dev), GFP_KERNEL, node);
 	if (!qp_dev)
 		return -ENOMEM;
-	qp_dev->qp_table_size = rdi->dparms.qp_table_size;
-	qp_dev->qp_table_bits = ilog2(qp_dev->qp_table_size);
+	qp_dev->qp_table_size = buckets;
+	qp_dev->qp_table_bits = ilog2(buckets);
 	/* Zeroed memory is a table of NULL RCU pointers. */
 	qp_dev->qp_table = kvcalloc_node(qp_dev->qp_table_size,
 					 sizeof(*qp_dev->qp_table),
-					 GFP_KERNEL, node);
+					 GFP_KERNEL | __GFP_NOWARN, node);
 	if (!qp_dev->qp_table) {
 		ret = -ENOMEM;
 		goto free_dev;

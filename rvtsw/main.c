@@ -43,7 +43,7 @@ MODULE_PARM_DESC(max_qp,
 static unsigned int qp_table_size = 256;
 module_param(qp_table_size, uint, 0444);
 MODULE_PARM_DESC(qp_table_size,
-		 "Buckets of the QP table, a power of 2 >= 2 (default 256)");
+		 "Buckets of the QP table, not 0 (default 256)");
 
 static int qpn_res_start;
 module_param(qpn_res_start, int, 0444);

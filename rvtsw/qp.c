@@ -169,8 +169,8 @@ static enum ib_wc_status rvtsw_send_local(struct rvt_qp *qp,
 /*
  * An RC or UC request to a LID outside the device: there is no wire for
  * it. UC does not know that (the request completes, the message is
- * lost); RC finds out when its retries run out, and the QP goes to the
- * error state.
+ * lost); RC fails it at once with IB_WC_RETRY_EXC_ERR, as if its retries
+ * had run out, and the QP goes to the error state.
  */
 static enum ib_wc_status rvtsw_send_lost(struct rvt_qp *qp,
 					 struct rvt_swqe *wqe)

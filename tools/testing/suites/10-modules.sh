@@ -45,6 +45,41 @@ bad_params() {
 }
 t bad-parameters-refused bad_params
 
+# qp_table_size: rdmavt takes any size but 0, as upstream does (hfi1 and
+# qib pass theirs on from a module parameter). RC traffic finds its QPs
+# through the table. 1 would hash QPNs to 0 bits: ours gives it two
+# buckets, upstream reads past its table.
+table_size_works() {
+	local out rc=0
+	load_rvtsw "qp_table_size=$1" || return
+	out=$(mktemp -d)
+	# shellcheck disable=SC2034 # both passed by name to server_client
+	local scmd=(ibv_rc_pingpong -d rvtsw_0 -n 50 -c)
+	# shellcheck disable=SC2034
+	local ccmd=(ibv_rc_pingpong -d rvtsw_0 -n 50 -c localhost)
+	server_client "$out" 18515 scmd ccmd &&
+		grep -q '^50 iters in' "$out/client" || rc=1
+	rm -rf "$out"
+	unload_rvtsw || return
+	return "$rc"
+}
+table_size_0_refused() {
+	local err
+	if err=$(load_rvtsw qp_table_size=0 2>&1); then
+		echo "rvtsw loaded with qp_table_size=0"
+		unload_rvtsw
+		return 1
+	fi
+	grep -q 'Invalid argument' <<<"$err" ||
+		{ echo "load failed otherwise: $err"; return 1; }
+	device_count 0
+}
+t qp-table-size-1000 table_size_works 1000
+t qp-table-size-3 table_size_works 3
+skip_on_distro "upstream hashes QPNs to 0 bits and reads past its table" \
+	qp-table-size-1 table_size_works 1
+t qp-table-size-0-refused table_size_0_refused
+
 # A process holding a user context: rvtsw must refuse to unload (module in
 # use) or wait, never pull the device from under it; once the process
 # exits, unload works.

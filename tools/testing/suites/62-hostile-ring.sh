@@ -1,0 +1,26 @@
+#!/bin/bash
+# A process scribbling on its mapped receive rings: ring_test.py breaks a
+# ring's head or tail, checks what each kernel reader of the ring does
+# (taking a request for RC, UD and SRQ traffic; the error flush and reset
+# discard; SRQ resize; RC credits through rvt_credit_probe.ko), repairs
+# the ring and checks it works again. Policy: rq.h.
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+ring_test() { (cd "$TESTING_DIR" && "$PY" ring_test.py "$@"); }
+
+# Where upstream reads a broken index differently: it takes an
+# out-of-range tail as 0 (and a head, in the flush and the credit count).
+TAIL_AS_0="upstream takes an out-of-range tail as 0"
+
+t load load_rvtsw
+t rwqe-rc ring_test rwqe-rc
+known_on_distro "$TAIL_AS_0: it takes slot 0's old request again" \
+	rwqe-ud ring_test rwqe-ud
+t rwqe-srq ring_test rwqe-srq
+known_on_distro "$TAIL_AS_0: it flushes requests already completed" \
+	flush ring_test flush
+t srq-resize ring_test srq-resize
+known_on_distro "$TAIL_AS_0: it advertises credits for slots never posted" \
+	credits ring_test credits
+t unload unload_all
