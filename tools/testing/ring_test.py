@@ -23,6 +23,7 @@ Usage: ring_test.py TEST, with TEST one of
                 right count again after the repair (rvt_credit_probe.ko)
 All run on rvtsw_0, port 1.
 """
+import errno
 import os
 import subprocess
 import sys
@@ -180,7 +181,8 @@ def test_srq_resize(ctx, pd):
             recv(srq, i, [SGE(mr.buf + 1024, 64, mr.lkey)])
         head = ring.head.value
         ring.head.value = BAD
-        expect_errno(22, srq.modify, SrqAttr(max_wr=8), e.IBV_SRQ_MAX_WR)
+        expect_errno(errno.EINVAL, "resize of a broken ring", srq.modify,
+                     SrqAttr(max_wr=8), e.IBV_SRQ_MAX_WR)
         ring.head.value = head
         srq.modify(SrqAttr(max_wr=8), e.IBV_SRQ_MAX_WR)
         check(srq.query().max_wr == 8, "max_wr after the repaired resize")

@@ -70,7 +70,8 @@ table_size_0_refused() {
 		unload_rvtsw
 		return 1
 	fi
-	grep -q 'Invalid argument' <<<"$err" ||
+	# insmod's words for EINVAL.
+	grep -q 'Invalid parameters' <<<"$err" ||
 		{ echo "load failed otherwise: $err"; return 1; }
 	device_count 0
 }
