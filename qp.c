@@ -714,7 +714,13 @@ static void rvt_setup_qp(struct rvt_qp *qp, struct ib_qp_init_attr *init_attr)
 	qp->allowed_ops = get_allowed_ops(init_attr->qp_type);
 	if (init_attr->sq_sig_type == IB_SIGNAL_REQ_WR)
 		qp->s_flags = RVT_S_SIGNAL_REQ_WR;
-	qp->timeout_jiffies = rvt_timeout_to_jiffies(qp->timeout);
+	/*
+	 * 4.096 us << timeout, as upstream computes it at creation: 1 jiffy
+	 * for the timeout 0 of a new QP. modify_qp uses the header's
+	 * rvt_timeout_to_jiffies(), which rounds differently (4 jiffies);
+	 * drivers read this before the first modify sets a timeout.
+	 */
+	qp->timeout_jiffies = usecs_to_jiffies((4096UL << qp->timeout) / 1000);
 }
 
 /**
@@ -1005,9 +1011,9 @@ free_queues:
  * Context: process context; may sleep.
  * Return: 0; -EOPNOTSUPP for another QP type or creation flag; -EINVAL
  * for sizes beyond the device's limits, an SMI/GSI QP without a valid
- * port or from userspace, or a user response too short for the ring
- * offset; -EBUSY if the port already has that SMI or GSI QP; -ENOMEM if
- * out of memory, QP numbers, or QPs (props.max_qp); or the driver's errno.
+ * port, from userspace, or that the port already has, or a user response
+ * too short for the ring offset; -ENOMEM if out of memory, QP numbers,
+ * or QPs (props.max_qp); or the driver's errno.
  */
 int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
 		  struct ib_udata *udata)

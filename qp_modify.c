@@ -38,71 +38,56 @@ struct rvt_modify {
  * @rdi: the device
  * @ah_attr: the primary or alternate path's address vector
  *
+ * The destination must be a unicast LID, then the address vector must
+ * pass rvt_check_ah() (which asks the driver): in that order, so that the
+ * driver sees the same calls as under upstream's rdmavt.
+ *
  * Context: any (the port query does not sleep).
- * Return: 0, or -EINVAL (or the driver's errno) unless it passes
- * rvt_check_ah() and names a unicast LID.
+ * Return: 0, or -EINVAL (or the driver's errno).
  */
 static int rvt_check_qp_av(struct rvt_dev_info *rdi,
 			   struct rdma_ah_attr *ah_attr)
 {
 	u32 dlid = rdma_ah_get_dlid(ah_attr);
-	int ret;
+	u32 mcast_base = be16_to_cpu(IB_MULTICAST_LID_BASE);
 
-	ret = rvt_check_ah(&rdi->ibdev, ah_attr);
-	if (ret)
-		return ret;
 	if (rdma_cap_opa_ah(&rdi->ibdev, rdma_ah_get_port_num(ah_attr)))
-		return dlid >= opa_get_mcast_base(OPA_MCAST_NR) ? -EINVAL : 0;
-	return dlid >= be16_to_cpu(IB_MULTICAST_LID_BASE) ? -EINVAL : 0;
+		mcast_base = opa_get_mcast_base(OPA_MCAST_NR);
+	if (dlid >= mcast_base)
+		return -EINVAL;
+	return rvt_check_ah(&rdi->ibdev, ah_attr);
 }
 
 /**
- * rvt_check_path - check the path attributes of a modification
+ * rvt_check_paths - check the address vectors and P_Key indices
  * @rdi: the device
- * @qp: the QP
  * @attr: the new values
  * @mask: which of them to use
- * @m: where the driver's path MTU goes
- *
- * Port, P_Key indices, address vectors, alternate timeout and path MTU.
  *
  * Context: QP locks held.
  * Return: 0 or -EINVAL.
  */
-static int rvt_check_path(struct rvt_dev_info *rdi, struct rvt_qp *qp,
-			  struct ib_qp_attr *attr, int mask,
-			  struct rvt_modify *m)
+static int rvt_check_paths(struct rvt_dev_info *rdi, struct ib_qp_attr *attr,
+			   int mask)
 {
 	u32 npkeys = rvt_get_npkeys(rdi);
 
-	if ((mask & IB_QP_PORT) &&
-	    (attr->port_num < 1 || attr->port_num > rdi->ibdev.phys_port_cnt))
-		return -EINVAL;
-	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= npkeys)
-		return -EINVAL;
 	if ((mask & IB_QP_AV) && rvt_check_qp_av(rdi, &attr->ah_attr))
 		return -EINVAL;
 	if ((mask & IB_QP_ALT_PATH) &&
 	    (rvt_check_qp_av(rdi, &attr->alt_ah_attr) ||
-	     attr->alt_pkey_index >= npkeys ||
-	     attr->alt_timeout > RVT_MAX_TIMEOUT))
+	     attr->alt_pkey_index >= npkeys))
 		return -EINVAL;
-	if (mask & IB_QP_PATH_MTU) {
-		/* The driver clamps to what the port supports, or refuses. */
-		m->pmtu = rdi->driver_f.get_pmtu_from_attr(rdi, qp, attr);
-		if (m->pmtu < 0)
-			return -EINVAL;
-	}
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index >= npkeys)
+		return -EINVAL;
 	return 0;
 }
 
 /**
- * rvt_check_transport - check the transport attributes of a modification
+ * rvt_check_transport - check the port, destination and retry attributes
  * @rdi: the device
  * @attr: the new values
  * @mask: which of them to use
- *
- * Destination QPN, access flags, timers, retry counts, rd_atomic limits.
  *
  * Context: any.
  * Return: 0 or -EINVAL.
@@ -110,28 +95,17 @@ static int rvt_check_path(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 static int rvt_check_transport(struct rvt_dev_info *rdi,
 			       struct ib_qp_attr *attr, int mask)
 {
-	const struct ib_device_attr *props = &rdi->dparms.props;
-
-	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > RVT_QPN_MASK)
-		return -EINVAL;
-	if ((mask & IB_QP_ACCESS_FLAGS) &&
-	    (attr->qp_access_flags & ~(RVT_QP_ACCESS_FLAGS | IB_ACCESS_OPTIONAL)))
-		return -EINVAL;
-	if ((mask & IB_QP_TIMEOUT) && attr->timeout > RVT_MAX_TIMEOUT)
-		return -EINVAL;
 	if ((mask & IB_QP_MIN_RNR_TIMER) &&
 	    attr->min_rnr_timer > RVT_MAX_TIMEOUT)
+		return -EINVAL;
+	if ((mask & IB_QP_PORT) &&
+	    (attr->port_num < 1 || attr->port_num > rdi->ibdev.phys_port_cnt))
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > RVT_QPN_MASK)
 		return -EINVAL;
 	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > RVT_MAX_RETRY)
 		return -EINVAL;
 	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > RVT_MAX_RETRY)
-		return -EINVAL;
-	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
-	    attr->max_rd_atomic > props->max_qp_init_rd_atom)
-		return -EINVAL;
-	/* The responder's resources are the s_ack_queue entries. */
-	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
-	    attr->max_dest_rd_atomic > rdi->dparms.max_rdma_atomic)
 		return -EINVAL;
 	return 0;
 }
@@ -172,6 +146,36 @@ static int rvt_check_mig_state(struct rvt_qp *qp, struct ib_qp_attr *attr,
 }
 
 /**
+ * rvt_check_field_widths - what upstream's rdmavt takes but the IBTA does not
+ * @rdi: the device
+ * @attr: the new values
+ * @mask: which of them to use
+ *
+ * Access flags this core does not know, and timeouts and rd_atomic
+ * counts beyond their IBTA fields or the device's limits
+ * (Documentation/differences.rst). Checked last, after every check
+ * upstream makes, so that a driver sees the same calls up to the refusal.
+ *
+ * Context: any.
+ * Return: 0 or -EINVAL.
+ */
+static int rvt_check_field_widths(struct rvt_dev_info *rdi,
+				  struct ib_qp_attr *attr, int mask)
+{
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~(RVT_QP_ACCESS_FLAGS | IB_ACCESS_OPTIONAL)))
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > RVT_MAX_TIMEOUT)
+		return -EINVAL;
+	if ((mask & IB_QP_ALT_PATH) && attr->alt_timeout > RVT_MAX_TIMEOUT)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > rdi->dparms.props.max_qp_init_rd_atom)
+		return -EINVAL;
+	return 0;
+}
+
+/**
  * rvt_check_modify - check a whole modification before anything changes
  * @rdi: the device
  * @qp: the QP
@@ -179,6 +183,11 @@ static int rvt_check_mig_state(struct rvt_qp *qp, struct ib_qp_attr *attr,
  * @mask: which of them to use
  * @udata: the process's request, for the driver's check
  * @m: filled with the transition and what the checks worked out
+ *
+ * In upstream's order, callbacks included: the transition, the driver's
+ * check_modify_qp(), the paths (check_ah), the transport values, the
+ * path MTU (get_pmtu_from_attr()), the migration state, the responder's
+ * resources; then the checks only this core makes.
  *
  * Context: QP locks held.
  * Return: 0, -EINVAL, or the driver's errno.
@@ -196,18 +205,26 @@ static int rvt_check_modify(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	m->next = mask & IB_QP_STATE ? attr->qp_state : m->cur;
 	if (!ib_modify_qp_is_ok(m->cur, m->next, qp->ibqp.qp_type, mask))
 		return -EINVAL;
-
-	ret = rvt_check_path(rdi, qp, attr, mask, m) ?:
-	      rvt_check_transport(rdi, attr, mask) ?:
-	      rvt_check_mig_state(qp, attr, mask, m);
+	if (rdi->driver_f.check_modify_qp &&
+	    rdi->driver_f.check_modify_qp(qp, attr, mask, udata))
+		return -EINVAL;
+	if (rvt_check_paths(rdi, attr, mask) ||
+	    rvt_check_transport(rdi, attr, mask))
+		return -EINVAL;
+	if (mask & IB_QP_PATH_MTU) {
+		/* The driver clamps to what the port supports, or refuses. */
+		m->pmtu = rdi->driver_f.get_pmtu_from_attr(rdi, qp, attr);
+		if (m->pmtu < 0)
+			return -EINVAL;
+	}
+	ret = rvt_check_mig_state(qp, attr, mask, m);
 	if (ret)
 		return ret;
-	if (rdi->driver_f.check_modify_qp) {
-		ret = rdi->driver_f.check_modify_qp(qp, attr, mask, udata);
-		if (ret)
-			return ret < 0 ? ret : -EINVAL;
-	}
-	return 0;
+	/* The responder's resources are the s_ack_queue entries. */
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > rdi->dparms.max_rdma_atomic)
+		return -EINVAL;
+	return rvt_check_field_widths(rdi, attr, mask);
 }
 
 /**

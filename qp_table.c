@@ -208,8 +208,8 @@ static u32 rvt_special_flag(enum ib_qp_type type, u32 port_num)
  * @port_num: the port
  *
  * Context: process context; takes qpt->lock.
- * Return: 0 or 1 (the QPN), -EBUSY if the port has it already, -EINVAL
- * for a port beyond the 16 that the flags have room for.
+ * Return: 0 or 1 (the QPN); -EINVAL if the port has it already (as
+ * upstream answers) or for a port beyond the 16 the flags have room for.
  */
 static int rvt_claim_special(struct rvt_qpn_table *qpt, enum ib_qp_type type,
 			     u32 port_num)
@@ -222,7 +222,7 @@ static int rvt_claim_special(struct rvt_qpn_table *qpt, enum ib_qp_type type,
 	flag = rvt_special_flag(type, port_num);
 	spin_lock(&qpt->lock);
 	if (qpt->flags & flag)
-		ret = -EBUSY;
+		ret = -EINVAL;
 	else
 		qpt->flags |= flag;
 	spin_unlock(&qpt->lock);
@@ -327,9 +327,9 @@ static int rvt_claim_qpn(struct rvt_qpn_table *qpt, u32 max)
  * A driver's alloc_qpn() callback, if any, replaces the allocator.
  *
  * Context: process context; may allocate a bitmap page.
- * Return: the QPN; -EBUSY if the port already has the QP0 or QP1 asked
- * for, -EINVAL if the port has no room for them, -ENOMEM if the space is
- * exhausted or a page cannot be allocated, or the driver's errno.
+ * Return: the QPN; -EINVAL if the port already has the QP0 or QP1 asked
+ * for or has no room for them, -ENOMEM if the space is exhausted or a
+ * page cannot be allocated, or the driver's errno.
  */
 int rvt_alloc_qpn(struct rvt_dev_info *rdi, struct rvt_qpn_table *qpt,
 		  enum ib_qp_type type, u32 port_num, bool aip)
