@@ -198,6 +198,7 @@ extern const struct ct_pers ct_qib;
  * struct ct_state - the one running script
  * @dev: the device of the current round, or NULL
  * @script: the task running the script
+ * @round: name of the current round, the prefix of its steps
  * @step: name of the current step
  * @label: label for the next QP the script creates, or NULL
  * @pd: the script's kernel PD
@@ -210,7 +211,8 @@ extern const struct ct_pers ct_qib;
 struct ct_state {
 	struct ct_dev *dev;
 	struct task_struct *script;
-	char step[48];
+	char round[16];
+	char step[64];
 	const char *label;
 	struct ib_pd *pd;
 	struct ib_cq *cq;

@@ -154,16 +154,20 @@ void ct_log(const char *fmt, ...)
 
 /**
  * ct_step - start a step: what follows is logged under its name
- * @fmt: printf format of the name; names are unique within a round
+ * @fmt: printf format of the name; names are unique within a round, and
+ *	 the round's name comes first
  *
  * Context: the script.
  */
 void ct_step(const char *fmt, ...)
 {
 	va_list args;
+	int n;
 
+	n = scnprintf(ct.step, sizeof(ct.step), "%s%s", ct.round,
+		      ct.round[0] ? "." : "");
 	va_start(args, fmt);
-	vscnprintf(ct.step, sizeof(ct.step), fmt, args);
+	vscnprintf(ct.step + n, sizeof(ct.step) - n, fmt, args);
 	va_end(args);
 	ct_append("", "begin");
 }
@@ -525,6 +529,7 @@ void ct_selfcheck(const char *personality)
 	size_t n = 0;
 	int i;
 
+	ct.round[0] = '\0';
 	strscpy(ct.step, "selfcheck", sizeof(ct.step));
 	for (i = 0; i < CB_MAX; i++)
 		if (test_bit(i, ct.cb_set) && !test_bit(i, ct.cb_hits))

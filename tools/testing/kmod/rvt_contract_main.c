@@ -498,8 +498,9 @@ static void ct_round(const struct ct_pers *pers, const char *name,
 	struct ct_dev *dev;
 	int ret;
 
-	strscpy(ct.step, name, sizeof(ct.step));
-	ct_step("%s.register", name);
+	strscpy(ct.round, name, sizeof(ct.round));
+	ct.nqp = 0;
+	ct_step("register");
 	dev = ct_alloc(pers, qp_table_size, nosmi);
 	if (!dev) {
 		ct_log("rvt_alloc_device failed");
@@ -516,7 +517,7 @@ static void ct_round(const struct ct_pers *pers, const char *name,
 		ct_snap();
 		if (!ct_script_objects())
 			body();
-		ct_step("%s.unregister", name);
+		ct_step("unregister");
 		ct_settle(3000);
 		ct_free_script_objects();
 		ct_snap();

@@ -86,10 +86,24 @@ static void ct_post_vetoes(struct ct_pair *p)
 	wr.opcode = IB_WR_SEND;
 	ct_end_step();
 	ct_step("post.atomic_short_sge");
-	sge[0].length = 4;
-	ct_atomic(p->a, IB_WR_ATOMIC_FETCH_AND_ADD, 0x3, p->abuf, 0x1000,
-		  0x1234, 1, 0);
-	sge[0].length = 64;
+	{
+		struct ib_atomic_wr aw = {
+			.wr = { .wr_id = 0x3,
+				.opcode = IB_WR_ATOMIC_FETCH_AND_ADD,
+				.sg_list = sge, .num_sge = 1,
+				.send_flags = IB_SEND_SIGNALED },
+			.remote_addr = 0x1000, .rkey = 0x1234, .compare_add = 1,
+		};
+
+		sge[0].length = 4;
+		ct_post_send(p->a, &aw.wr);
+		sge[0].length = 8;
+		sge[0].addr += 4;
+		aw.wr.wr_id = 0x4;
+		ct_post_send(p->a, &aw.wr);
+		sge[0].addr -= 4;
+		sge[0].length = 64;
+	}
 	ct_end_step();
 }
 
@@ -293,6 +307,7 @@ static void ct_loop_rdma(struct ct_pair *p, const char *t, struct ib_mr *mr)
 		iova + 100, mr->rkey);
 	ct_end_step();
 	ct_step("loop.%s.write_bad_rkey", t);
+	ct_log("rkey %#x, using %#x", mr->rkey, mr->rkey ^ 0x100);
 	ct_rdma(p->a, IB_WR_RDMA_WRITE, 0x113, p->abuf, 10, iova,
 		mr->rkey ^ 0x100);
 	ct_end_step();
@@ -863,13 +878,14 @@ static void ct_ud_unicast(struct ct_ud *u)
 	ct_end_step();
 }
 
-static void ct_mcast(const char *name, struct ib_qp *qp, u16 lid, bool attach)
+static int ct_mcast(const char *name, struct ib_qp *qp, u16 lid, bool attach)
 {
 	int ret = attach ? ib_attach_mcast(qp, (union ib_gid *)&ct_mgid, lid) :
 			   ib_detach_mcast(qp, (union ib_gid *)&ct_mgid, lid);
 
 	ct_log("%s %s %s lid=%#x -> %d", attach ? "attach" : "detach", name,
 	       ct_ibqp_label(qp), lid, ret);
+	return ret;
 }
 
 static void ct_ud_multicast(struct ct_ud *u)
@@ -877,11 +893,21 @@ static void ct_ud_multicast(struct ct_ud *u)
 	u8 *in = u->buf + 4096;
 	struct rvt_mcast *mc;
 	union ib_gid mgid = ct_mgid;
+	int ret;
 
 	ct_step("mcast.attach");
 	ct_mcast("b", u->b, 0xc001, true);
 	ct_mcast("c", u->c, 0xc001, true);
-	ct_mcast("dup", u->b, 0xc001, true);
+	ret = ct_mcast("dup", u->b, 0xc001, true);
+	/*
+	 * rdmavt takes a second attach of a QP to a group as success
+	 * without a second entry, but the IB core counted it in the QP's
+	 * usecnt, which only a successful detach gives back: the QP could
+	 * never be destroyed. Give the count back so that it can.
+	 */
+	ct_log("usecnt %d", atomic_read(&u->b->usecnt));
+	if (!ret)
+		atomic_dec(&u->b->usecnt);
 	ct_mcast("other_lid", u->e, 0xc002, true);
 	ct_end_step();
 	ct_step("mcast.find");
