@@ -31,6 +31,11 @@ from collections import OrderedDict
 SIDES = ("ours", "distro")
 # Differences printed per step; the rest are counted.
 MAX_SHOWN = 16
+# Port counters: compared by how much they grew in a step, so that one
+# early difference is not reported again in every later step.
+COUNTERS = {"resends", "seq_naks", "rdma_seq", "rnr_naks", "other_naks",
+            "loop", "drops", "vl15", "timeouts", "dmawait", "unaligned",
+            "dupreq", "seqnak", "crwaits"}
 
 
 class Entry:
@@ -116,10 +121,15 @@ def snap_split(text):
     return (m.group(1), m.group(2)) if m else None
 
 
-def apply_line(side, text, state, touched):
-    """Track snapshots and QPs that are gone; True if @text is a snapshot."""
+def apply_line(side, text, state, touched, begin=None):
+    """Track snapshots and QPs that are gone; True if @text is a snapshot.
+
+    begin[side][section] keeps a section's state from before the step.
+    """
     snap = snap_split(text)
     if snap:
+        if begin is not None and snap[0] not in begin[side]:
+            begin[side][snap[0]] = state[side].get(snap[0])
         state[side][snap[0]] = fields_of(snap[1])
         if touched is not None and snap[0] not in touched:
             touched.append(snap[0])
@@ -129,7 +139,15 @@ def apply_line(side, text, state, touched):
     return False
 
 
-def section_diffs(section, a, b, reported):
+def growth(now, before, key):
+    """How much counter @key grew, or None if it is not a number."""
+    try:
+        return int(now[key], 0) - int((before or {}).get(key, "0"), 0)
+    except ValueError:
+        return None
+
+
+def section_diffs(section, a, b, reported, begin=None):
     """A section's differing fields, each reported when it starts to differ.
 
     A section that exists on one side only is one difference, not one
@@ -146,6 +164,15 @@ def section_diffs(section, a, b, reported):
     reported.pop((section, ""), None)
     diffs = []
     for key in list(a) + [k for k in b if k not in a]:
+        if key in COUNTERS and key in a and key in b and begin is not None:
+            before_a = begin["ours"].get(section, a)
+            before_b = begin["distro"].get(section, b)
+            da, db = growth(a, before_a, key), growth(b, before_b, key)
+            if da is not None and db is not None:
+                if da != db:
+                    diffs.append(("ours", f"snap {section} {key}+={da}"))
+                    diffs.append(("distro", f"snap {section} {key}+={db}"))
+                continue
         pair = (a.get(key), b.get(key))
         if pair[0] == pair[1]:
             reported.pop((section, key), None)
@@ -170,9 +197,10 @@ def step_diffs(lines, state, reported):
     """
     plain = {side: [] for side in SIDES}
     touched = []
+    begin = {side: {} for side in SIDES}
     for side in SIDES:
         for text in lines[side]:
-            if not apply_line(side, text, state, touched):
+            if not apply_line(side, text, state, touched, begin):
                 plain[side].append(text)
     diffs = []
     sm = difflib.SequenceMatcher(None, plain["ours"], plain["distro"],
@@ -184,8 +212,17 @@ def step_diffs(lines, state, reported):
         diffs += [("distro", t) for t in plain["distro"][j1:j2]]
     for section in touched:
         diffs += section_diffs(section, state["ours"].get(section),
-                               state["distro"].get(section), reported)
+                               state["distro"].get(section), reported, begin)
     return diffs
+
+
+def token_diff(text, other):
+    """@text, shortened to its tokens that @other lacks when it is long."""
+    if len(text) <= 160 or other is None:
+        return text
+    theirs = set(other.split())
+    mine = [t for t in text.split() if t not in theirs]
+    return f"{text[:60]}... [{' '.join(mine)}]"
 
 
 def compare(personality, logs, entries, show_all):
@@ -197,6 +234,10 @@ def compare(personality, logs, entries, show_all):
     unlisted = 0
     for step in order:
         shown = 0
+        if step.endswith(".register"):
+            # A new device: nothing of the last round's carries over.
+            state = {side: {} for side in SIDES}
+            reported.clear()
         missing = [side for side in SIDES if step not in logs[side]]
         if missing:
             other = "distro" if missing[0] == "ours" else "ours"
@@ -212,6 +253,12 @@ def compare(personality, logs, entries, show_all):
         else:
             diffs = step_diffs({side: logs[side][step] for side in SIDES},
                                state, reported)
+        partner = {}
+        for side in SIDES:
+            mine = [t for s_, t in diffs if s_ == side]
+            theirs = [t for s_, t in diffs if s_ != side]
+            for i, t in enumerate(mine):
+                partner[(side, t)] = theirs[i] if i < len(theirs) else None
         for side, text in diffs:
             covering = [e for e in entries
                         if e.covers(personality, step, side, text)]
@@ -223,7 +270,9 @@ def compare(personality, logs, entries, show_all):
                 shown += 1
                 if shown <= MAX_SHOWN:
                     mark = "UNLISTED" if not covering else covering[0].id
-                    print(f"  {personality} {step} {side:6} [{mark}] {text}")
+                    shown_text = token_diff(text, partner.get((side, text)))
+                    print(f"  {personality} {step} {side:6} [{mark}] "
+                          f"{shown_text}")
         if shown > MAX_SHOWN:
             print(f"  {personality} {step} ... {shown - MAX_SHOWN} more")
     return unlisted

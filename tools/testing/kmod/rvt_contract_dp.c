@@ -13,7 +13,8 @@
  * @port: its port
  * @dlid: destination LID
  * @dqpn: destination QPN
- * @timeout: local ACK timeout code
+ * @timeout: local ACK timeout code; 14 (67 ms) or more, so that a retry
+ *	     never races the script's own next line
  * @retry: retry_cnt
  * @rnr_retry: rnr_retry
  * @rd_atomic: max_rd_atomic and max_dest_rd_atomic
@@ -45,7 +46,8 @@ int ct_rc_qp(struct ib_qp *qp, u32 port, u32 dlid, u32 dqpn, u8 timeout,
 	a.dest_qp_num = dqpn;
 	a.rq_psn = 0x100;
 	a.max_dest_rd_atomic = rd_atomic;
-	a.min_rnr_timer = 1;
+	/* 10.24 ms: an RNR NAK's retry never races the script's next step. */
+	a.min_rnr_timer = 20;
 	mask = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
 	       IB_QP_RQ_PSN;
 	if (rc)
@@ -92,8 +94,8 @@ int ct_pair_up(struct ct_pair *p, const char *a, const char *b,
 		ct_pair_down(p);
 		return -ENOMEM;
 	}
-	if (ct_rc_qp(p->a, port, lid, p->b->qp_num, 4, 3, 3, 4) ||
-	    ct_rc_qp(p->b, port, lid, p->a->qp_num, 4, 3, 3, 4)) {
+	if (ct_rc_qp(p->a, port, lid, p->b->qp_num, 14, 3, 3, 4) ||
+	    ct_rc_qp(p->b, port, lid, p->a->qp_num, 14, 3, 3, 4)) {
 		ct_pair_down(p);
 		return -EINVAL;
 	}

@@ -178,7 +178,7 @@ static void ct_post_sq_full(void)
 		return;
 	ct_step("post.sq_full");
 	qp = ct_create_qp("p_full", IB_QPT_RC, 1, NULL, 4, 2);
-	if (qp && !ct_rc_qp(qp, 1, CT_WIRE_LID, 0x99, 4, 1, 1, 1))
+	if (qp && !ct_rc_qp(qp, 1, CT_WIRE_LID, 0x99, 14, 1, 1, 1))
 		for (i = 0; i < 6; i++)
 			ct_send(qp, IB_WR_SEND, 0x50 + i, buf, 16, 0);
 	ct_end_step();
@@ -307,9 +307,9 @@ static void ct_loop_rdma(struct ct_pair *p, const char *t, struct ib_mr *mr)
 		iova + 100, mr->rkey);
 	ct_end_step();
 	ct_step("loop.%s.write_bad_rkey", t);
-	ct_log("rkey %#x, using %#x", mr->rkey, mr->rkey ^ 0x100);
+	/* Another generation of the MR's slot; never 0, the DMA MR's key. */
 	ct_rdma(p->a, IB_WR_RDMA_WRITE, 0x113, p->abuf, 10, iova,
-		mr->rkey ^ 0x100);
+		mr->rkey ^ 0x4000);
 	ct_end_step();
 	if (!rc)
 		return;
@@ -390,7 +390,7 @@ static void ct_loop_dead_one(const char *name, enum ib_qp_type type,
 	snprintf(label, sizeof(label), "d%s_%s", type == IB_QPT_RC ? "r" : "u",
 		 name);
 	qp = ct_create_qp(label, type, 1, NULL, 4, 4);
-	if (qp && buf && !ct_rc_qp(qp, 1, CT_BASE_LID, dqpn, 4, 2, 2, 1)) {
+	if (qp && buf && !ct_rc_qp(qp, 1, CT_BASE_LID, dqpn, 14, 2, 2, 1)) {
 		ct_send(qp, IB_WR_SEND, 0x200, buf, 16, 0);
 		ct_end_step();
 		ct_step("dead.%s.%s.after", type == IB_QPT_RC ? "rc" : "uc",
@@ -518,8 +518,6 @@ static void ct_timer_rnr(void)
 		ct_end_step();
 		return;
 	}
-	ct_modify(p.a, &(struct ib_qp_attr){ .qp_state = IB_QPS_RTS,
-		  .min_rnr_timer = 1 }, IB_QP_STATE | IB_QP_MIN_RNR_TIMER);
 	ct_end_step();
 	ct_step("timer.rnr_exhaust");
 	ct_send(p.a, IB_WR_SEND, 0x300, p.abuf, 16, 0);
@@ -538,7 +536,7 @@ static void ct_timer_wire(void)
 		return;
 	ct_step("timer.retry_up");
 	qp = ct_create_qp("w_a", IB_QPT_RC, 1, NULL, 4, 4);
-	if (qp && ct_rc_qp(qp, 1, CT_WIRE_LID, 0x99, 4, 2, 2, 1)) {
+	if (qp && ct_rc_qp(qp, 1, CT_WIRE_LID, 0x99, 14, 2, 2, 1)) {
 		ct_destroy_qp(qp);
 		qp = NULL;
 	}
@@ -565,7 +563,7 @@ static void ct_timer_exports(void)
 
 	ct_step("timer.exports_up");
 	ibqp = ct_create_qp("t_a", IB_QPT_RC, 1, NULL, 4, 4);
-	if (!ibqp || ct_rc_qp(ibqp, 1, CT_WIRE_LID, 0x99, 4, 2, 2, 1)) {
+	if (!ibqp || ct_rc_qp(ibqp, 1, CT_WIRE_LID, 0x99, 14, 2, 2, 1)) {
 		ct_destroy_qp(ibqp);
 		ct_end_step();
 		return;
@@ -575,7 +573,7 @@ static void ct_timer_exports(void)
 	ct_step("timer.add_rnr");
 	spin_lock_irqsave(&qp->s_lock, flags);
 	ct_ex(EX_ADD_RNR_TIMER);
-	rvt_add_rnr_timer(qp, 1 << IB_AETH_CREDIT_SHIFT);
+	rvt_add_rnr_timer(qp, 20 << IB_AETH_CREDIT_SHIFT);
 	ct_log("s_flags=%#x", qp->s_flags);
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 	ct_end_step();
@@ -702,8 +700,8 @@ static void ct_flush_reset(void)
 	ct_post_recv(p.b, 0x432, p.bbuf, 64);
 	ct_end_step();
 	ct_step("reset.reconnect");
-	ct_rc_qp(p.a, 1, CT_BASE_LID, p.b->qp_num, 4, 3, 3, 4);
-	ct_rc_qp(p.b, 1, CT_BASE_LID, p.a->qp_num, 4, 3, 3, 4);
+	ct_rc_qp(p.a, 1, CT_BASE_LID, p.b->qp_num, 14, 3, 3, 4);
+	ct_rc_qp(p.b, 1, CT_BASE_LID, p.a->qp_num, 14, 3, 3, 4);
 	ct_post_recv(p.b, 0x433, p.bbuf, 64);
 	ct_send(p.a, IB_WR_SEND, 0x434, p.abuf, 8, 0);
 	ct_end_step();
@@ -760,7 +758,7 @@ static void ct_flush_exports(void)
 	spin_unlock_irqrestore(&a->r_lock, flags);
 	ct_end_step();
 	ct_step("export.comm_est");
-	ct_rc_qp(p.a, 1, CT_BASE_LID, p.b->qp_num, 4, 3, 3, 4);
+	ct_rc_qp(p.a, 1, CT_BASE_LID, p.b->qp_num, 14, 3, 3, 4);
 	ct_modify(p.a, &(struct ib_qp_attr){ .qp_state = IB_QPS_RESET },
 		  IB_QP_STATE);
 	ct_modify(p.a, &(struct ib_qp_attr){ .qp_state = IB_QPS_INIT,
@@ -1067,8 +1065,8 @@ static void ct_srq_traffic(struct ib_srq *srq, u8 *buf)
 
 	a = ct_create_qp("s_a", IB_QPT_RC, 1, NULL, 8, 8);
 	b = ct_create_qp("s_b", IB_QPT_RC, 1, srq, 8, 0);
-	if (!a || !b || ct_rc_qp(a, 1, CT_BASE_LID, b->qp_num, 4, 3, 3, 4) ||
-	    ct_rc_qp(b, 1, CT_BASE_LID, a->qp_num, 4, 3, 3, 4))
+	if (!a || !b || ct_rc_qp(a, 1, CT_BASE_LID, b->qp_num, 14, 3, 3, 4) ||
+	    ct_rc_qp(b, 1, CT_BASE_LID, a->qp_num, 14, 3, 3, 4))
 		goto out;
 	ct_end_step();
 	for (i = 0; i < 3; i++) {

@@ -541,9 +541,11 @@ void ct_seq_table(void)
 	ct_end_step();
 	ct_seq_iter();
 	ct_step("table.drain");
-	for (i = 0; i < ARRAY_SIZE(qps); i += 2)
+	for (i = 0; i < ARRAY_SIZE(qps); i += 2) {
 		ct_destroy_qp(qps[i]);
-	ct_lookup_all(qps + 1, ARRAY_SIZE(qps) - 1);
+		qps[i] = NULL;
+	}
+	ct_lookup_all(qps, ARRAY_SIZE(qps));
 	ct_end_step();
 	ct_step("table.empty");
 	for (i = 1; i < ARRAY_SIZE(qps); i += 2)

@@ -88,7 +88,7 @@ compare() {
 print_logs() {
 	local f
 	for f in "$OUT"/*.log; do
-		echo "RVT-CONTRACT-LOG $(basename "$f" .log) $(xz -9 <"$f" | base64 -w0)"
+		echo "RVT-CONTRACT-LOG $(basename "$f" .log) $(xz -3 <"$f" | base64 -w0)"
 	done
 }
 
