@@ -457,28 +457,50 @@ void ct_pump(void)
 	ct_log("pump: engines still pending after %d runs", n);
 }
 
-/* Is anything left to do: a pending engine or an armed timer? */
+/*
+ * Is a QP's timer armed or its callback under way? rdmavt's timer
+ * callbacks clear RVT_S_TIMER or RVT_S_WAIT_RNR and call schedule_send()
+ * in one s_lock section, so under s_lock a timer that is no longer pending
+ * has either not got that far (the flag is still set) or has asked for
+ * the engine already.
+ */
+static bool ct_timer_busy(struct rvt_qp *qp)
+{
+	unsigned long flags;
+	bool busy;
+
+	spin_lock_irqsave(&qp->s_lock, flags);
+	busy = timer_pending(&qp->s_timer) ||
+	       hrtimer_active(&qp->s_rnr_timer) ||
+	       (qp->s_flags & (RVT_S_TIMER | RVT_S_WAIT_RNR));
+	spin_unlock_irqrestore(&qp->s_lock, flags);
+	return busy;
+}
+
+/*
+ * Is anything left to do: an armed timer or a pending engine? Timers
+ * first: one that fires between the two checks leaves its engine pending.
+ */
 static bool ct_busy(void)
 {
 	struct ct_dev *dev = ct.dev;
 	struct ct_qp *priv;
 	unsigned long flags;
-	bool busy;
+	bool busy = false;
 
-	spin_lock_irqsave(&dev->pend_lock, flags);
-	busy = !list_empty(&dev->pending);
-	spin_unlock_irqrestore(&dev->pend_lock, flags);
-	if (busy)
-		return true;
 	spin_lock_irqsave(&dev->qps_lock, flags);
 	list_for_each_entry(priv, &dev->qps, all) {
-		if (timer_pending(&priv->qp->s_timer) ||
-		    hrtimer_active(&priv->qp->s_rnr_timer)) {
+		if (ct_timer_busy(priv->qp)) {
 			busy = true;
 			break;
 		}
 	}
 	spin_unlock_irqrestore(&dev->qps_lock, flags);
+	if (busy)
+		return true;
+	spin_lock_irqsave(&dev->pend_lock, flags);
+	busy = !list_empty(&dev->pending);
+	spin_unlock_irqrestore(&dev->pend_lock, flags);
 	return busy;
 }
 

@@ -270,14 +270,15 @@ static void ct_rkey0(struct ct_pair *p)
 		(uintptr_t)target, 0);
 	ct_end_step();
 	ct_sum("target", target, 64);
-	ct_step("rkey0.read");
-	ct_rc_qp(p->a, 1, CT_BASE_LID, p->b->qp_num, 14, 3, 3, 4);
+	ct_step("rkey0.reconnect");
 	ct_modify(p->a, &(struct ib_qp_attr){ .qp_state = IB_QPS_RESET },
 		  IB_QP_STATE);
-	ct_rc_qp(p->a, 1, CT_BASE_LID, p->b->qp_num, 14, 3, 3, 4);
 	ct_modify(p->b, &(struct ib_qp_attr){ .qp_state = IB_QPS_RESET },
 		  IB_QP_STATE);
+	ct_rc_qp(p->a, 1, CT_BASE_LID, p->b->qp_num, 14, 3, 3, 4);
 	ct_rc_qp(p->b, 1, CT_BASE_LID, p->a->qp_num, 14, 3, 3, 4);
+	ct_end_step();
+	ct_step("rkey0.read");
 	memset(p->abuf, 0, 64);
 	ct_rdma(p->a, IB_WR_RDMA_READ, 0x721, p->abuf, 16,
 		(uintptr_t)target, 0);
