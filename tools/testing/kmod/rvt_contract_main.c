@@ -15,7 +15,7 @@
 #include "rvt_contract.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
-MODULE_DESCRIPTION("rdmavt driver contract test: an hfi1- or qib-like driver that logs every callback");
+MODULE_DESCRIPTION("rdmavt contract test: an hfi1- or qib-like test driver");
 
 static char *personality = "qib";
 module_param(personality, charp, 0444);
@@ -410,17 +410,22 @@ int ct_post_recv(struct ib_qp *qp, u64 wr_id, void *buf, u32 len)
 int ct_poll(struct ib_cq *cq)
 {
 	struct ib_wc wc[8];
+	char text[192];
 	int n, i, total = 0;
 
 	while ((n = ib_poll_cq(cq, ARRAY_SIZE(wc), wc)) > 0) {
-		for (i = 0; i < n; i++)
-			ct_log("wc qp=%s wr_id=%#llx %s op=%d len=%u src_qp=%#x flags=%#x imm=%#x pkey=%u slid=%#x sl=%u bits=%u port=%u",
-			       ct_ibqp_label(wc[i].qp), wc[i].wr_id,
-			       ct_status(wc[i].status), wc[i].opcode,
-			       wc[i].byte_len, wc[i].src_qp, wc[i].wc_flags,
-			       be32_to_cpu(wc[i].ex.imm_data),
-			       wc[i].pkey_index, wc[i].slid, wc[i].sl,
+		for (i = 0; i < n; i++) {
+			scnprintf(text, sizeof(text),
+				  "qp=%s wr_id=%#llx %s op=%d len=%u src_qp=%#x flags=%#x imm=%#x",
+				  ct_ibqp_label(wc[i].qp), wc[i].wr_id,
+				  ct_status(wc[i].status), wc[i].opcode,
+				  wc[i].byte_len, wc[i].src_qp,
+				  wc[i].wc_flags,
+				  be32_to_cpu(wc[i].ex.imm_data));
+			ct_log("wc %s pkey=%u slid=%#x sl=%u bits=%u port=%u",
+			       text, wc[i].pkey_index, wc[i].slid, wc[i].sl,
 			       wc[i].dlid_path_bits, wc[i].port_num);
+		}
 		total += n;
 	}
 	if (n < 0)

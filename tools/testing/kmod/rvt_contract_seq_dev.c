@@ -11,12 +11,16 @@
 
 static void ct_log_port_attr(u32 port, int ret, struct ib_port_attr *a)
 {
-	ct_log("port %u -> %d state=%d phys=%d lid=%#x lmc=%u sm_lid=%#x sm_sl=%u cap=%#x cap2=%#x gid_tbl=%d pkey_tbl=%u max_msg=%#x mtu=%d/%d width=%u speed=%u vl=%u subnet_timeout=%u init_type=%u qkey_viol=%u bad_pkey=%u",
+	ct_log("port %u -> %d state=%d phys=%d lid=%#x lmc=%u sm_lid=%#x sm_sl=%u",
 	       port, ret, a->state, a->phys_state, a->lid, a->lmc, a->sm_lid,
-	       a->sm_sl, a->port_cap_flags, a->port_cap_flags2,
-	       a->gid_tbl_len, a->pkey_tbl_len, a->max_msg_sz, a->max_mtu,
-	       a->active_mtu, a->active_width, a->active_speed, a->max_vl_num,
-	       a->subnet_timeout, a->init_type_reply, a->qkey_viol_cntr,
+	       a->sm_sl);
+	ct_log("  cap=%#x cap2=%#x gid_tbl=%d pkey_tbl=%u max_msg=%#x mtu=%d/%d",
+	       a->port_cap_flags, a->port_cap_flags2, a->gid_tbl_len,
+	       a->pkey_tbl_len, a->max_msg_sz, a->max_mtu, a->active_mtu);
+	ct_log("  width=%u speed=%u vl=%u subnet_timeout=%u init_type=%u",
+	       a->active_width, a->active_speed, a->max_vl_num,
+	       a->subnet_timeout, a->init_type_reply);
+	ct_log("  qkey_viol=%u bad_pkey=%u", a->qkey_viol_cntr,
 	       a->bad_pkey_cntr);
 }
 
@@ -29,13 +33,16 @@ static void ct_dev_query(void)
 	int ret;
 
 	ct_step("device.attrs");
-	ct_log("attrs max_qp=%d max_qp_wr=%d max_sge=%d/%d/%d max_cq=%d max_cqe=%d max_mr=%d max_pd=%d max_ah=%d max_srq=%d/%d/%d rd_atom=%d/%d mcast=%d/%d/%d pkeys=%u cap=%#llx kcap=%#llx frpl=%u ack_delay=%u",
+	ct_log("attrs max_qp=%d max_qp_wr=%d max_sge=%d/%d/%d max_cq=%d max_cqe=%d",
 	       a->max_qp, a->max_qp_wr, a->max_send_sge, a->max_recv_sge,
-	       a->max_sge_rd, a->max_cq, a->max_cqe, a->max_mr, a->max_pd,
-	       a->max_ah, a->max_srq, a->max_srq_wr, a->max_srq_sge,
-	       a->max_qp_rd_atom, a->max_qp_init_rd_atom, a->max_mcast_grp,
-	       a->max_mcast_qp_attach, a->max_total_mcast_qp_attach,
-	       a->max_pkeys, a->device_cap_flags, a->kernel_cap_flags,
+	       a->max_sge_rd, a->max_cq, a->max_cqe);
+	ct_log("  max_mr=%d max_pd=%d max_ah=%d max_srq=%d/%d/%d rd_atom=%d/%d",
+	       a->max_mr, a->max_pd, a->max_ah, a->max_srq, a->max_srq_wr,
+	       a->max_srq_sge, a->max_qp_rd_atom, a->max_qp_init_rd_atom);
+	ct_log("  mcast=%d/%d/%d pkeys=%u cap=%#llx kcap=%#llx frpl=%u ack_delay=%u",
+	       a->max_mcast_grp, a->max_mcast_qp_attach,
+	       a->max_total_mcast_qp_attach, a->max_pkeys,
+	       a->device_cap_flags, a->kernel_cap_flags,
 	       a->max_fast_reg_page_list_len, a->local_ca_ack_delay);
 	ret = ibdev->ops.query_device(ibdev, &q, &uhw);
 	ct_log("query_device -> %d max_mr=%d max_qp=%d", ret, q.max_mr,
@@ -314,7 +321,7 @@ static void ct_wait_comps(int want)
 	int i;
 
 	for (i = 0; i < 200 && atomic_read(&ct_cq_comps) < want; i++)
-		msleep(5);
+		usleep_range(5000, 6000);
 	/* A second one, if it is coming, comes now. */
 	msleep(20);
 	ct_log("completion handler calls: %d", atomic_read(&ct_cq_comps));

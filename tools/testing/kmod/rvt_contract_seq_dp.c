@@ -799,17 +799,24 @@ static const union ib_gid ct_mgid = {
 static struct ib_qp *ct_ud_qp(const char *label, u32 port, u16 pkey_index)
 {
 	struct ib_qp *qp = ct_create_qp(label, IB_QPT_UD, port, NULL, 8, 8);
+	struct ib_qp_attr a = {};
+	int ret;
 
 	if (!qp)
 		return NULL;
-	if (ct_modify(qp, &(struct ib_qp_attr){ .qp_state = IB_QPS_INIT,
-		      .pkey_index = pkey_index, .port_num = port,
-		      .qkey = 0x11111111 }, IB_QP_STATE | IB_QP_PKEY_INDEX |
-		      IB_QP_PORT | IB_QP_QKEY) ||
-	    ct_modify(qp, &(struct ib_qp_attr){ .qp_state = IB_QPS_RTR },
-		      IB_QP_STATE) ||
-	    ct_modify(qp, &(struct ib_qp_attr){ .qp_state = IB_QPS_RTS,
-		      .sq_psn = 1 }, IB_QP_STATE | IB_QP_SQ_PSN)) {
+	a.qp_state = IB_QPS_INIT;
+	a.pkey_index = pkey_index;
+	a.port_num = port;
+	a.qkey = 0x11111111;
+	ret = ct_modify(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT |
+			IB_QP_QKEY);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTR;
+	ret = ret ?: ct_modify(qp, &a, IB_QP_STATE);
+	a.qp_state = IB_QPS_RTS;
+	a.sq_psn = 1;
+	ret = ret ?: ct_modify(qp, &a, IB_QP_STATE | IB_QP_SQ_PSN);
+	if (ret) {
 		ct_destroy_qp(qp);
 		return NULL;
 	}
@@ -955,8 +962,8 @@ static void ct_ud_setup(struct ct_ud *u)
 	union ib_gid gid = {};
 
 	gid.global.subnet_prefix = cpu_to_be64(0xfe80000000000000ULL);
-	gid.global.interface_id = cpu_to_be64(be64_to_cpu(
-				  ct_ibdev()->node_guid) + 1);
+	gid.global.interface_id =
+		cpu_to_be64(be64_to_cpu(ct_ibdev()->node_guid) + 1);
 	u->a = ct_ud_qp("u_a", 1, ct_full_pkey());
 	u->b = ct_ud_qp("u_b", 1, ct_full_pkey());
 	u->c = ct_ud_qp("u_c", 1, 0);

@@ -57,10 +57,10 @@ struct ib_mr *ct_fastreg(struct ib_qp *qp, void *buf, u32 pages, int access)
 	n = ib_dma_map_sg(ct_ibdev(), sg, pages, DMA_BIDIRECTIONAL);
 	ret = ib_map_mr_sg(mr, sg, n, NULL, PAGE_SIZE);
 	ib_dma_unmap_sg(ct_ibdev(), sg, pages, DMA_BIDIRECTIONAL);
-	ct_log("map_mr_sg %d -> %d aligned=%d iova=buf:%d length=%llu page_size=%u lkey=%#x rkey=%#x",
+	ct_log("map_mr_sg %d -> %d aligned=%d iova=buf:%d length=%llu page=%u",
 	       n, ret, IS_ALIGNED((uintptr_t)buf, PAGE_SIZE),
-	       mr->iova == (uintptr_t)buf, mr->length, mr->page_size,
-	       mr->lkey, mr->rkey);
+	       mr->iova == (uintptr_t)buf, mr->length, mr->page_size);
+	ct_log("  lkey=%#x rkey=%#x", mr->lkey, mr->rkey);
 	ct_reg(qp, mr, mr->rkey, access);
 	ct_settle(1000);
 	ct_poll(ct.cq);
@@ -381,9 +381,10 @@ static void ct_restart_sges(struct rvt_qp *qp, u8 *buf)
 		memset(&ss, 0, sizeof(ss));
 		ct_ex(EX_RESTART_SGE);
 		left = rvt_restart_sge(&ss, wqe, lens[i]);
-		ct_log("rvt_restart_sge %u -> %u num_sge=%u total=%u length=%u sge_length=%u off=%ld",
-		       lens[i], left, ss.num_sge, ss.total_len, ss.sge.length,
-		       ss.sge.sge_length, (long)(ss.sge.vaddr - (void *)buf));
+		ct_log("rvt_restart_sge %u -> %u num_sge=%u total=%u length=%u",
+		       lens[i], left, ss.num_sge, ss.total_len, ss.sge.length);
+		ct_log("  sge_length=%u off=%ld", ss.sge.sge_length,
+		       (long)(ss.sge.vaddr - (void *)buf));
 	}
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 }

@@ -23,17 +23,22 @@ void ct_query_qp(struct ib_qp *qp)
 	int ret;
 
 	ret = ib_query_qp(qp, &a, IB_QP_STATE, &ia);
-	ct_log("query %s -> %d state=%s cur=%s mtu=%d mig=%d qkey=%#x rq_psn=%#x sq_psn=%#x dqpn=%#x access=%#x cap(%u %u %u %u %u) pkey=%u/%u sqd=%u rd_atomic=%u/%u rnr=%u port=%u timeout=%u retry=%u rnr_retry=%u alt_port=%u alt_timeout=%u dlid=%#x sl=%u sig=%d type=%d init_port=%u",
+	ct_log("query %s -> %d state=%s cur=%s mtu=%d mig=%d qkey=%#x rq_psn=%#x",
 	       ct_ibqp_label(qp), ret, ct_state_name(a.qp_state),
 	       ct_state_name(a.cur_qp_state), a.path_mtu, a.path_mig_state,
-	       a.qkey, a.rq_psn, a.sq_psn, a.dest_qp_num, a.qp_access_flags,
-	       a.cap.max_send_wr, a.cap.max_recv_wr, a.cap.max_send_sge,
-	       a.cap.max_recv_sge, a.cap.max_inline_data, a.pkey_index,
-	       a.alt_pkey_index, a.sq_draining, a.max_rd_atomic,
-	       a.max_dest_rd_atomic, a.min_rnr_timer, a.port_num, a.timeout,
-	       a.retry_cnt, a.rnr_retry, a.alt_port_num, a.alt_timeout,
-	       rdma_ah_get_dlid(&a.ah_attr), rdma_ah_get_sl(&a.ah_attr),
-	       ia.sq_sig_type, ia.qp_type, ia.port_num);
+	       a.qkey, a.rq_psn);
+	ct_log("  sq_psn=%#x dqpn=%#x access=%#x cap(%u %u %u %u %u) pkey=%u/%u",
+	       a.sq_psn, a.dest_qp_num, a.qp_access_flags, a.cap.max_send_wr,
+	       a.cap.max_recv_wr, a.cap.max_send_sge, a.cap.max_recv_sge,
+	       a.cap.max_inline_data, a.pkey_index, a.alt_pkey_index);
+	ct_log("  sqd=%u rd_atomic=%u/%u rnr=%u port=%u timeout=%u retry=%u rnr_retry=%u",
+	       a.sq_draining, a.max_rd_atomic, a.max_dest_rd_atomic,
+	       a.min_rnr_timer, a.port_num, a.timeout, a.retry_cnt,
+	       a.rnr_retry);
+	ct_log("  alt_port=%u alt_timeout=%u dlid=%#x sl=%u sig=%d type=%d init_port=%u",
+	       a.alt_port_num, a.alt_timeout, rdma_ah_get_dlid(&a.ah_attr),
+	       rdma_ah_get_sl(&a.ah_attr), ia.sq_sig_type, ia.qp_type,
+	       ia.port_num);
 }
 
 /* ---- types, creation and destruction -------------------------------- */
@@ -86,42 +91,50 @@ static void ct_create_refused(const char *name, struct ib_qp_init_attr *ia)
 	ct_end_step();
 }
 
+/* Init attributes of a small QP, to be spoiled by one field. */
+static struct ib_qp_init_attr ct_ia(enum ib_qp_type type, u32 port)
+{
+	struct ib_qp_init_attr ia = {
+		.qp_type = type, .port_num = port,
+		.sq_sig_type = IB_SIGNAL_ALL_WR,
+		.cap = { .max_send_wr = 2, .max_recv_wr = 2,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+
+	return ia;
+}
+
 static void ct_creates(void)
 {
 	struct ib_qp_init_attr ia;
 
-#define CT_IA(_type, _port) (struct ib_qp_init_attr){ .qp_type = (_type), \
-	.port_num = (_port), .sq_sig_type = IB_SIGNAL_ALL_WR, \
-	.cap = { .max_send_wr = 2, .max_recv_wr = 2, .max_send_sge = 1, \
-		 .max_recv_sge = 1 } }
-	ia = CT_IA(IB_QPT_RC, 1);
+	ia = ct_ia(IB_QPT_RC, 1);
 	ia.cap.max_send_sge = 0x61;
 	ct_create_refused("too_many_sge", &ia);
-	ia = CT_IA(IB_QPT_RC, 1);
+	ia = ct_ia(IB_QPT_RC, 1);
 	ia.cap.max_send_wr = 0x4000;
 	ct_create_refused("too_many_wr", &ia);
-	ia = CT_IA(IB_QPT_UD, 1);
+	ia = ct_ia(IB_QPT_UD, 1);
 	ia.cap = (struct ib_qp_cap){};
 	ct_create_refused("no_caps", &ia);
-	ia = CT_IA(IB_QPT_RC, 1);
+	ia = ct_ia(IB_QPT_RC, 1);
 	ia.cap.max_send_wr = 0;
 	ia.cap.max_send_sge = 0;
 	ct_create_refused("recv_only", &ia);
-	ia = CT_IA(IB_QPT_GSI, 3);
+	ia = ct_ia(IB_QPT_GSI, 3);
 	ct_create_refused("gsi_port3", &ia);
-	ia = CT_IA(IB_QPT_RAW_PACKET, 1);
+	ia = ct_ia(IB_QPT_RAW_PACKET, 1);
 	ct_create_refused("raw", &ia);
-	ia = CT_IA(IB_QPT_UD, 1);
+	ia = ct_ia(IB_QPT_UD, 1);
 	ia.create_flags = IB_QP_CREATE_BLOCK_MULTICAST_LOOPBACK;
 	ct_create_refused("block_mcast_flag", &ia);
-	ia = CT_IA(IB_QPT_UD, 1);
+	ia = ct_ia(IB_QPT_UD, 1);
 	ia.create_flags = IB_QP_CREATE_NETDEV_USE;
 	ct_create_refused("netdev_use", &ia);
-	ia = CT_IA(IB_QPT_RC, 2);
+	ia = ct_ia(IB_QPT_RC, 2);
 	ct_create_refused("veto_priv", &ia);
-	ia = CT_IA(IB_QPT_RC, 0);
+	ia = ct_ia(IB_QPT_RC, 0);
 	ct_create_refused("rc_port0", &ia);
-#undef CT_IA
 }
 
 /**
