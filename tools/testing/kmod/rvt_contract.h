@@ -267,10 +267,30 @@ int ct_settle(unsigned int ms);
 void ct_restart_rc(struct rvt_qp *qp, u32 psn, int wait);
 void ct_rc_ack(struct rvt_qp *qp, u32 aeth);
 
-/* rvt_contract_main.c: rounds, the device, helpers for the sequences */
-struct ct_dev *ct_port_dev(void);
-struct ct_port *ct_port(u32 port_num);
-struct ib_device *ct_ibdev(void);
+/**
+ * ct_port - a port of the current round's device
+ * @port_num: 1-based
+ *
+ * Context: any, during a round.
+ * Return: the port.
+ */
+static inline struct ct_port *ct_port(u32 port_num)
+{
+	return &ct.dev->port[port_num - 1];
+}
+
+/**
+ * ct_ibdev - the current round's ib_device
+ *
+ * Context: any, during a round.
+ * Return: the device.
+ */
+static inline struct ib_device *ct_ibdev(void)
+{
+	return &ct.dev->rdi.ibdev;
+}
+
+/* rvt_contract_verbs.c: the verbs the sequences use, logged */
 struct ib_qp *ct_create_qp_ia(const char *label, struct ib_qp_init_attr *ia);
 struct ib_qp *ct_create_qp(const char *label, enum ib_qp_type type,
 			   u32 port, struct ib_srq *srq, int send_wr,

@@ -362,7 +362,8 @@ int ct_modify_device(struct ib_device *ibdev, int mask,
 			ct_send_trap(dev, p, CT_TRAP_NODE_DESC_CHG);
 	}
 	if (mask & IB_DEVICE_MODIFY_SYS_IMAGE_GUID) {
-		dev->rdi.dparms.props.sys_image_guid = props->sys_image_guid;
+		dev->rdi.dparms.props.sys_image_guid =
+			cpu_to_be64(props->sys_image_guid);
 		for (p = 1; p <= CT_NPORTS; p++)
 			ct_send_trap(dev, p, CT_TRAP_SYS_GUID_CHG);
 	}

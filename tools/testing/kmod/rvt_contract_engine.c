@@ -338,7 +338,7 @@ static void ct_ud_deliver(struct rvt_qp *sqp, struct rvt_swqe *wqe)
 }
 
 /* UD, GSI and SMI: qib_make_ud_req()'s loop, one datagram at a time. */
-static void ct_ud_send(struct rvt_qp *qp)
+static void ct_engine_ud(struct rvt_qp *qp)
 {
 	unsigned long flags;
 	int n;
@@ -384,7 +384,7 @@ void ct_engine(struct rvt_qp *qp)
 		}
 		break;
 	default:
-		ct_ud_send(qp);
+		ct_engine_ud(qp);
 		break;
 	}
 }

@@ -106,7 +106,7 @@ static void ct_dev_modify(void)
 	strscpy(m.node_desc, "rvt_contract renamed", sizeof(m.node_desc));
 	ret = ib_modify_device(ibdev, IB_DEVICE_MODIFY_NODE_DESC, &m);
 	ct_log("node_desc -> %d \"%s\"", ret, ibdev->node_desc);
-	m.sys_image_guid = cpu_to_be64(0x1122334455667788ULL);
+	m.sys_image_guid = 0x1122334455667788ULL;
 	ret = ib_modify_device(ibdev, IB_DEVICE_MODIFY_SYS_IMAGE_GUID, &m);
 	ct_log("sys_image_guid -> %d", ret);
 	ret = ib_modify_device(ibdev, 0x80, &m);

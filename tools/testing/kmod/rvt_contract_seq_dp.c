@@ -1085,7 +1085,8 @@ static void ct_srq_traffic(struct ib_srq *srq, u8 *buf)
 	rb = ibqp_to_rvtqp(b);
 	spin_lock_irqsave(&rb->s_lock, flags);
 	ct_ex(EX_COMPUTE_AETH);
-	ct_log("rvt_compute_aeth srq -> %#x", rvt_compute_aeth(rb));
+	ct_log("rvt_compute_aeth srq -> %#x",
+	       be32_to_cpu(rvt_compute_aeth(rb)));
 	spin_unlock_irqrestore(&rb->s_lock, flags);
 	ct_end_step();
 	ct_step("srq.resize");

@@ -348,7 +348,7 @@ static void ct_aeth(struct ib_qp *qp, const char *what)
 
 	spin_lock_irqsave(&rqp->s_lock, flags);
 	ct_ex(EX_COMPUTE_AETH);
-	aeth = rvt_compute_aeth(rqp);
+	aeth = be32_to_cpu(rvt_compute_aeth(rqp));
 	spin_unlock_irqrestore(&rqp->s_lock, flags);
 	ct_log("rvt_compute_aeth %s -> %#x", what, aeth);
 }
@@ -510,7 +510,7 @@ void ct_seq_rc_helpers(void)
 
 		spin_lock_irqsave(&b->s_lock, flags);
 		ct_ex(EX_COMPUTE_AETH);
-		aeth = rvt_compute_aeth(b);
+		aeth = be32_to_cpu(rvt_compute_aeth(b));
 		spin_unlock_irqrestore(&b->s_lock, flags);
 		ct_rc_ack(ibqp_to_rvtqp(ha), aeth);
 	}
