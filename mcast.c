@@ -12,6 +12,9 @@
  * group, so detaching waits for the count to fall to 1 before freeing a
  * list entry, and for 0 before freeing the group.
  *
+ * Each entry holds a reference on its QP (rvt_get_qp()), as upstream's
+ * do: drivers see it in qp->refcount, and destroy_qp() waits for it.
+ *
  * ABI: rvt_mcast_find()'s CRC requires that this file see no linux/pci.h
  * and no linux/tracepoint.h: do not include vt.h here.
  */
@@ -183,11 +186,15 @@ int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	}
 	mqp->qp = qp;
 
+	/* The entry's reference, taken before a receiver can see it. */
+	rvt_get_qp(qp);
 	spin_lock_irq(&ibp->lock);
 	ret = rvt_mcast_add(rdi, ibp, &mcast, mqp);
 	spin_unlock_irq(&ibp->lock);
 	if (ret == 0)
 		mqp = NULL;
+	else
+		rvt_put_qp(qp);
 out:
 	kfree(mqp);
 	kfree(mcast);
@@ -256,6 +263,7 @@ int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 	wait_event(mcast->wait, atomic_read(&mcast->refcount) <= 1);
 	/* Walkers under plain RCU, without a reference, may remain. */
 	kfree_rcu_mightsleep(mqp);
+	rvt_put_qp(qp);
 	if (last) {
 		atomic_dec(&mcast->refcount);
 		wait_event(mcast->wait, !atomic_read(&mcast->refcount));

@@ -19,6 +19,7 @@
 #include "vt.h"
 #include "ah.h"
 #include "cq.h"
+#include "mad.h"
 #include "mcast.h"
 #include "mmap.h"
 #include "mr.h"
@@ -292,6 +293,9 @@ static void rvt_set_core_attrs(struct rvt_dev_info *rdi)
  *	 rvt_set_ibdev_name()
  *
  * Verbs the driver implemented itself take precedence over rdmavt's.
+ * Once the IB core has the device, every port that has a QP0 gets its SMI
+ * send agent (rvt_ibport.send_agent) and the driver's
+ * notify_create_mad_agent() is called for it (mad.c).
  *
  * Context: process context; may sleep.
  * Return: 0, -EINVAL if the driver left out something rdmavt needs,
@@ -333,6 +337,10 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 		rvt_qp_exit(rdi);
 		return ret;
 	}
+	/* As upstream: a port without QP0 has no agent, and that is fine. */
+	ret = rvt_create_mad_agents(rdi);
+	if (ret)
+		ibdev_dbg(&rdi->ibdev, "no SMI send agents: %d\n", ret);
 	ibdev_info(&rdi->ibdev, "registered with rdmavt, %u port(s)\n",
 		   rdi->ibdev.phys_port_cnt);
 	return 0;
@@ -343,8 +351,10 @@ EXPORT_SYMBOL(rvt_register_device);
  * rvt_unregister_device - remove a device from the IB core
  * @rdi: a device registered with rvt_register_device(), or NULL
  *
- * Returns once no client and no user context can reach the device; the
- * driver then frees it with rvt_dealloc_device().
+ * First removes the ports' SMI send agents and the SM address handles the
+ * driver made for its traps, calling notify_free_mad_agent() for every
+ * port (mad.c). Returns once no client and no user context can reach the
+ * device; the driver then frees it with rvt_dealloc_device().
  *
  * Context: process context; sleeps until users are gone.
  */
@@ -354,6 +364,7 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 
 	if (!rdi)
 		return;
+	rvt_free_mad_agents(rdi);
 	ib_unregister_device(&rdi->ibdev);
 	rvt_qp_exit(rdi);
 	rvt_mr_exit(rdi);
