@@ -315,8 +315,6 @@ static int rvt_mr_map_umem(struct rvt_mr *mr)
 		seg = &mr->mr.map[i / RVT_SEGSZ]->segs[i % RVT_SEGSZ];
 		seg->vaddr = vaddr;
 		seg->length = PAGE_SIZE;
-		trace_rvt_mr_user_seg(&mr->mr, i / RVT_SEGSZ, i % RVT_SEGSZ,
-				      PAGE_SIZE);
 		i++;
 	}
 	return i == mr->mr.max_segs ? 0 : -EINVAL;
@@ -375,6 +373,8 @@ struct ib_mr *rvt_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		rvt_mr_free(mr);
 		return ERR_PTR(ret);
 	}
+	if (trace_rvt_mr_user_seg_enabled())
+		rvt_trace_mr_user_segs(&mr->mr);
 	return &mr->ibmr;
 }
 

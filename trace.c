@@ -16,6 +16,18 @@
 #include "trace_rc.h"
 #include "trace_tx.h"
 
+void rvt_trace_mr_user_segs(const struct rvt_mregion *mr)
+{
+	const struct rvt_seg *seg;
+	u32 i;
+
+	for (i = 0; i < mr->max_segs; i++) {
+		seg = &mr->map[i / RVT_SEGSZ]->segs[i % RVT_SEGSZ];
+		trace_rvt_mr_user_seg(mr, i / RVT_SEGSZ, i % RVT_SEGSZ,
+				      seg->length);
+	}
+}
+
 const char *rvt_trace_wr_id(struct trace_seq *p, u64 wr_id, bool user)
 {
 	const char *ret = trace_seq_buffer_ptr(p);

@@ -47,6 +47,15 @@ struct trace_seq;
  */
 const char *rvt_trace_wr_id(struct trace_seq *p, u64 wr_id, bool user);
 
+struct rvt_mregion;
+
+/*
+ * Fire rvt_mr_user_seg for each segment of a new user MR. Called once
+ * the MR has its key (given after its pages are mapped), so that the
+ * events carry it. Defined in trace.c.
+ */
+void rvt_trace_mr_user_segs(const struct rvt_mregion *mr);
+
 /*
  * Names for the enums the events print. The values are recorded; tracefs
  * text shows the names.

@@ -14,10 +14,9 @@
 #define TRACE_SYSTEM rvt_mr
 
 /*
- * A segment (map[m]->segs[n], len bytes) was added to a region being
- * built. The region's key, length and offset (of its start in the first
- * segment) are as they stand at that moment: a user MR gets its key once
- * all its pages are mapped (0 until then), a fast-registration MR its new
+ * A segment (map[m]->segs[n], len bytes) of a region being built. The
+ * region's key, length and offset (of its start in the first segment)
+ * are as they stand at that moment: a fast-registration MR gets its new
  * length and offset when the mapping ends (see rvt_map_mr_sg). A kernel
  * PD's addresses are kernel addresses: iova and user_base are recorded
  * for user MRs only, 0 otherwise.
@@ -70,7 +69,11 @@ DEFINE_EVENT(rvt_mr_seg_template, rvt_mr_fmr_seg,
 	     TP_PROTO(const struct rvt_mregion *mr, u32 m, u32 n, u32 len),
 	     TP_ARGS(mr, m, n, len));
 
-/* rvt_mr_user_seg - reg_user_mr() added a pinned page to a user MR. */
+/*
+ * rvt_mr_user_seg - a pinned page of a new user MR: reg_user_mr() fires
+ * one per page once the MR has its key (given after all its pages are
+ * mapped, see rvt_trace_mr_user_segs()).
+ */
 DEFINE_EVENT(rvt_mr_seg_template, rvt_mr_user_seg,
 	     TP_PROTO(const struct rvt_mregion *mr, u32 m, u32 n, u32 len),
 	     TP_ARGS(mr, m, n, len));
