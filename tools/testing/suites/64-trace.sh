@@ -112,11 +112,14 @@ phase() {
 	return "$rc"
 }
 
-# samples TRACE SET: the first line TRACE holds of each event in SET.
+# samples TRACE SET: for each event in SET, how often TRACE holds it and
+# its first line there.
 samples() {
-	local ev
+	local ev n
 	while read -r ev; do
-		grep -m1 " ${ev#*/}: " "$1" | sed 's/^ *//'
+		n=$(grep -c " ${ev#*/}: " "$1")
+		printf '%4d x %s\n' "$n" \
+			"$(grep -m1 " ${ev#*/}: " "$1" | sed 's/^ *//')"
 	done <"$2" | indent
 }
 
