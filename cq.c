@@ -31,6 +31,7 @@
 /* The distro module's CQ code sees the tracepoint types: rvt_cq_enter's CRC. */
 #include <linux/tracepoint.h>
 #include <linux/trace_seq.h>
+#include "trace_cq.h"
 
 /*
  * Runs completion handlers. It exists from module load to unload, so
@@ -209,6 +210,7 @@ bool rvt_cq_enter(struct rvt_cq *cq, struct ib_wc *entry, bool solicited)
 		return false;
 	}
 
+	trace_rvt_cq_enter(cq, entry, head);
 	if (cq->ip) {
 		rvt_cq_store_user(cq->queue, head, entry);
 		RDMA_WRITE_UAPI_ATOMIC(cq->queue->head, next);
@@ -347,6 +349,7 @@ int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	/* Mappable only now that the CQ is complete. */
 	if (cq->ip)
 		rvt_publish_mmap_info(rdi, cq->ip);
+	trace_rvt_create_cq(cq, attr);
 	return 0;
 }
 
@@ -518,6 +521,7 @@ int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry)
 	spin_lock_irqsave(&cq->lock, flags);
 	rvt_cq_indices(cq, &head, &tail);
 	for (n = 0; n < num_entries && tail != head; n++) {
+		trace_rvt_cq_poll(cq, &cq->kqueue->kqueue[tail], tail);
 		entry[n] = cq->kqueue->kqueue[tail];
 		tail = rvt_cq_advance(cq, tail);
 	}

@@ -42,6 +42,7 @@
 /* The distro module's MR code sees the tracepoint types: part of the CRCs. */
 #include <linux/tracepoint.h>
 #include <linux/trace_seq.h>
+#include "trace_mr.h"
 
 /* The consumer-owned low byte of a key (ib_update_fast_reg_key()). */
 #define RVT_KEY_BYTE_MASK 0xffU
@@ -372,6 +373,8 @@ struct ib_mr *rvt_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		rvt_mr_free(mr);
 		return ERR_PTR(ret);
 	}
+	if (trace_rvt_mr_user_seg_enabled())
+		rvt_trace_mr_user_segs(&mr->mr);
 	return &mr->ibmr;
 }
 
@@ -484,6 +487,8 @@ static int rvt_set_page(struct ib_mr *ibmr, u64 addr)
 	seg = &mr->mr.map[mr->mapped / RVT_SEGSZ]->segs[mr->mapped % RVT_SEGSZ];
 	seg->vaddr = (void *)(uintptr_t)addr;
 	seg->length = ibmr->page_size;
+	trace_rvt_mr_page_seg(&mr->mr, mr->mapped / RVT_SEGSZ,
+			      mr->mapped % RVT_SEGSZ, seg->length);
 	mr->mapped++;
 	return 0;
 }
@@ -516,6 +521,7 @@ int rvt_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 	mr->mapped = 0;
 	mr->mr.page_shift = ilog2(ibmr->page_size);
 	ret = ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, rvt_set_page);
+	trace_rvt_map_mr_sg(ibmr, sg_nents, sg_offset, ret);
 	if (ret <= 0 || !mr->mapped) {
 		mr->mr.length = 0;
 		return ret < 0 ? ret : -EINVAL;
@@ -696,6 +702,7 @@ static bool rvt_sge_merge_dma(struct rvt_sge *last, const struct ib_sge *sge)
 		return false;
 	last->length += sge->length;
 	last->sge_length += sge->length;
+	trace_rvt_sge_adjacent(last, sge);
 	return true;
 }
 
@@ -712,6 +719,7 @@ static int rvt_lkey_ok_dma(struct rvt_pd *pd, struct rvt_sge *isge,
 	if (!mr)
 		return -EINVAL;
 	rvt_sge_set_dma(isge, mr, sge->addr, sge->length);
+	trace_rvt_sge_new(isge, sge);
 	return 1;
 }
 
@@ -751,6 +759,7 @@ int rvt_lkey_ok(struct rvt_lkey_table *rkt, struct rvt_pd *pd,
 		return -EINVAL;
 	}
 	rvt_sge_set(isge, mr, sge->addr - mr->iova, sge->length);
+	trace_rvt_sge_new(isge, sge);
 	return 1;
 }
 EXPORT_SYMBOL(rvt_lkey_ok);

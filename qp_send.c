@@ -22,6 +22,7 @@
 #include "qp_exports.h"
 #include <linux/overflow.h>
 #include "qp.h"
+#include "trace_tx.h"
 
 /* send_flags bits that rdmavt keeps for itself in a queued entry. */
 #define RVT_SEND_INTERNAL_FLAGS (~(IB_SEND_RESERVED_START - 1))
@@ -364,6 +365,7 @@ static int rvt_post_one_wr(struct rvt_qp *qp, const struct ib_send_wr *wr,
 	ret = rvt_fill_swqe(rdi, qp, wqe, wr, ret, local, call_send);
 	if (ret)
 		return ret;
+	trace_rvt_post_one_wr(qp, wqe, wr->num_sge);
 	rvt_push_swqe(qp, wqe, &plan, local, reserved_op);
 	return 1;
 }
@@ -456,6 +458,7 @@ void rvt_send_complete(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_OR_FLUSH_SEND))
 		return;
 	old_last = qp->s_last;
+	trace_rvt_qp_send_completion(qp, wqe, old_last, status);
 	last = rvt_qp_complete_swqe(qp, wqe, rdi->wc_opcode[wqe->wr.opcode],
 				    status);
 	if (qp->s_acked == old_last)

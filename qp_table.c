@@ -13,6 +13,7 @@
 #include <linux/bitmap.h>
 #include <linux/gfp.h>
 #include "qp.h"
+#include "trace_qp.h"
 
 /*
  * QP numbers.
@@ -557,6 +558,7 @@ void rvt_insert_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 		link = &next->next;
 	RCU_INIT_POINTER(qp->next, next);
 	rcu_assign_pointer(*link, qp);
+	trace_rvt_qpinsert(qp, rvt_qp_bucket(rdi->qp_dev, qp->ibqp.qp_num));
 	spin_unlock_irqrestore(&rdi->qp_dev->qpt_lock, flags);
 }
 
@@ -585,6 +587,8 @@ bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 		if (cur == qp) {
 			/* Readers standing on @qp still go on through next. */
 			rcu_assign_pointer(*link, rvt_qpt_deref(rdi, &qp->next));
+			trace_rvt_qpremove(qp, rvt_qp_bucket(rdi->qp_dev,
+							     qp->ibqp.qp_num));
 			found = true;
 			break;
 		}

@@ -11,6 +11,8 @@
  */
 #include "qp_exports.h"
 #include "qp.h"
+#include "trace_qp.h"
+#include "trace_rc.h"
 
 /*
  * The RNR NAK timer field of an AETH (IBTA table 45), in microseconds:
@@ -57,6 +59,7 @@ static void rvt_rc_timeout(struct timer_list *t)
 	if (qp->s_flags & RVT_S_TIMER) {
 		qp->s_flags &= ~RVT_S_TIMER;
 		rvt_to_iport(qp)->n_rc_timeouts++;
+		trace_rvt_rc_timeout(qp, qp->s_last_psn + 1);
 		if (rdi->driver_f.notify_restart_rc)
 			rdi->driver_f.notify_restart_rc(qp,
 							qp->s_last_psn + 1, 1);
@@ -118,6 +121,7 @@ void rvt_add_rnr_timer(struct rvt_qp *qp, u32 aeth)
 	lockdep_assert_held(&qp->s_lock);
 	qp->s_flags |= RVT_S_WAIT_RNR;
 	usec = rvt_rnr_tbl_to_usec(aeth >> IB_AETH_CREDIT_SHIFT);
+	trace_rvt_rnrnak_add(qp, usec);
 	hrtimer_start(&qp->s_rnr_timer, ns_to_ktime(usec * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED);
 }
@@ -153,6 +157,7 @@ static void rvt_stop_rnr_timer(struct rvt_qp *qp)
 {
 	lockdep_assert_held(&qp->s_lock);
 	qp->s_flags &= ~RVT_S_WAIT_RNR;
+	trace_rvt_rnrnak_stop(qp, 0);
 }
 
 /**
@@ -189,6 +194,7 @@ enum hrtimer_restart rvt_rc_rnr_retry(struct hrtimer *t)
 	spin_lock_irqsave(&qp->s_lock, flags);
 	if (qp->s_flags & RVT_S_WAIT_RNR) {
 		rvt_stop_rnr_timer(qp);
+		trace_rvt_rnrnak_timeout(qp, 0);
 		rdi->driver_f.schedule_send(qp);
 	}
 	spin_unlock_irqrestore(&qp->s_lock, flags);

@@ -25,6 +25,7 @@
 #include "mr.h"
 #include "qp.h"
 #include "srq.h"
+#include "trace_rvt.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("RDMA verbs software transport core");
@@ -312,6 +313,7 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	if (ret)
 		return ret;
 
+	trace_rvt_dbg(rdi, "registering with rdmavt");
 	ret = rvt_driver_qp_init(rdi);
 	if (ret)
 		return ret;
@@ -364,6 +366,7 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 
 	if (!rdi)
 		return;
+	trace_rvt_dbg(rdi, "unregistering from rdmavt");
 	rvt_free_mad_agents(rdi);
 	ib_unregister_device(&rdi->ibdev);
 	rvt_qp_exit(rdi);

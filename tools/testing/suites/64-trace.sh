@@ -1,0 +1,250 @@
+#!/bin/bash
+# rdmavt's trace events (Documentation/tracing.rst): the 18 events of
+# upstream's 6 systems exist, and traffic fires the 17 that upstream
+# fires. With every rvt* event enabled in a trace instance of its own,
+# each phase (rvtsw's registration, an RC and a UD ping-pong, the kernel
+# steps of tools/testing/kmod/rvt_trace_test.ko: adjacent SGEs, kernel
+# polling, fast registration, RNR NAKs, the retry timer; rvtsw's
+# unregistration) must fire what it stands for. The set each phase fired
+# goes to /tmp/rvt-trace-<core>.txt; on the distro core the sets must
+# equal those of ours from the same boot.
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+DEV=rvtsw_0
+ITERS=20
+TRACEFS=/sys/kernel/tracing
+INSTANCE=$TRACEFS/instances/rvt-trace-test
+KMOD=$REPO/tools/testing/kmod/rvt_trace_test.ko
+KMOD_RESULTS=/sys/kernel/debug/rvt_trace_test/results
+KMOD_STEPS=4
+SETS=/tmp/rvt-trace-$RVT_CORE.txt
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# Upstream's events, by system; rvt_mr_fmr_seg is defined but never fired.
+EVENTS=(
+	rvt/rvt_dbg
+	rvt_cq/rvt_create_cq rvt_cq/rvt_cq_enter rvt_cq/rvt_cq_poll
+	rvt_mr/rvt_mr_page_seg rvt_mr/rvt_mr_fmr_seg rvt_mr/rvt_mr_user_seg
+	rvt_mr/rvt_sge_adjacent rvt_mr/rvt_sge_new rvt_mr/rvt_map_mr_sg
+	rvt_qp/rvt_qpinsert rvt_qp/rvt_qpremove rvt_qp/rvt_rnrnak_add
+	rvt_qp/rvt_rnrnak_timeout rvt_qp/rvt_rnrnak_stop
+	rvt_rc/rvt_rc_timeout
+	rvt_tx/rvt_post_one_wr rvt_tx/rvt_qp_send_completion
+)
+NEVER_FIRED=rvt_mr/rvt_mr_fmr_seg
+
+# The events under a tracefs events directory whose system is rvt*, one
+# system/event a line, sorted.
+list_events() {
+	local dir
+	for dir in "$1"/rvt*/*/; do
+		[[ -d $dir ]] || continue
+		dir=${dir%/}
+		echo "${dir#"$1"/}"
+	done | sort
+}
+
+expected_events() { printf '%s\n' "${EVENTS[@]}" | sort; }
+
+# Exactly upstream's 18 events, in the global list and in our instance.
+events_exist() {
+	local dir rc=0
+	for dir in "$TRACEFS/events" "$INSTANCE/events"; do
+		if ! diff <(expected_events) <(list_events "$dir"); then
+			echo "$dir: not upstream's events (< expected, > found)"
+			rc=1
+		fi
+	done
+	((rc == 0)) && echo "${#EVENTS[@]} events in 6 systems"
+	return "$rc"
+}
+
+# An instance of our own, its buffer big enough for a phase, every rvt*
+# event on.
+tracing_up() {
+	local dir
+	[[ -d $TRACEFS/events ]] || mount -t tracefs tracefs "$TRACEFS" ||
+		return
+	[[ -d $INSTANCE ]] || mkdir "$INSTANCE" || return
+	echo 4096 >"$INSTANCE/buffer_size_kb" || return
+	for dir in "$INSTANCE"/events/rvt*/; do
+		echo 1 >"$dir/enable" || return
+	done
+	echo 1 >"$INSTANCE/tracing_on"
+}
+
+tracing_down() {
+	[[ -d $INSTANCE ]] || return 0
+	echo 0 >"$INSTANCE/tracing_on"
+	rmdir "$INSTANCE"
+}
+
+# The events a trace text holds, as system/event, sorted and unique.
+fired_in() {
+	local name
+	awk '!/^#/ {
+		for (i = 1; i < NF; i++)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+				sub(/:$/, "", $(i + 1))
+				print $(i + 1)
+				break
+			}
+	}' "$1" | sort -u | while read -r name; do
+		printf '%s\n' "${EVENTS[@]}" | grep "/$name\$" ||
+			echo "unknown/$name"
+	done | sort
+}
+
+# phase NAME CMD...: run CMD with an empty trace buffer; keep what was
+# traced in $WORK/NAME.trace and the events fired in $WORK/NAME.set.
+# Return: CMD's status.
+phase() {
+	local name=$1 rc=0
+	shift
+	echo >"$INSTANCE/trace"
+	"$@" || rc=$?
+	cp "$INSTANCE/trace" "$WORK/$name.trace"
+	fired_in "$WORK/$name.trace" >"$WORK/$name.set"
+	echo "fired: $(tr '\n' ' ' <"$WORK/$name.set")"
+	samples "$WORK/$name.trace" "$WORK/$name.set"
+	return "$rc"
+}
+
+# samples TRACE SET: for each event in SET, how often TRACE holds it and
+# its first line there.
+samples() {
+	local ev n
+	while read -r ev; do
+		n=$(grep -c " ${ev#*/}: " "$1")
+		printf '%4d x %s\n' "$n" \
+			"$(grep -m1 " ${ev#*/}: " "$1" | sed 's/^ *//')"
+	done <"$2" | indent
+}
+
+# fired PHASE EVENT...: the phase fired each EVENT (system/event).
+fired() {
+	local name=$1 ev rc=0
+	shift
+	for ev in "$@"; do
+		grep -qx "$ev" "$WORK/$name.set" ||
+			{ echo "$name did not fire $ev"; rc=1; }
+	done
+	return "$rc"
+}
+
+# pingpong PROG [ARGS...]: a ping-pong of $ITERS on $DEV; the outputs
+# stay in $WORK/PROG.{server,client} for qpns_traced.
+pingpong() {
+	local prog=$1 out
+	shift
+	out=$(mktemp -d)
+	# shellcheck disable=SC2034 # both passed by name to server_client
+	local scmd=("$prog" -d "$DEV" -n "$ITERS" "$@")
+	# shellcheck disable=SC2034
+	local ccmd=("$prog" -d "$DEV" -n "$ITERS" "$@" localhost)
+	server_client "$out" 18515 scmd ccmd &&
+		grep -q "^$ITERS iters in" "$out/server" &&
+		grep -q "^$ITERS iters in" "$out/client"
+	local rc=$?
+	cp "$out/server" "$WORK/$prog.server"
+	cp "$out/client" "$WORK/$prog.client"
+	rm -rf "$out"
+	return "$rc"
+}
+
+# qpns_traced PHASE PROG: both QPs PROG reported ("local address: ...
+# QPN 0x...") entered and left the QP table, by number, in PHASE's trace.
+qpns_traced() {
+	local name=$1 prog=$2 side hex qpn ev rc=0
+	for side in server client; do
+		hex=$(sed -n 's/^ *local address:.*QPN \(0x[0-9a-fA-F]*\).*/\1/p' \
+			"$WORK/$prog.$side")
+		[[ -n $hex ]] || { echo "$prog $side: no QPN"; rc=1; continue; }
+		qpn=$(printf '0x%x' "$hex")
+		for ev in rvt_qpinsert rvt_qpremove; do
+			if grep -q "$ev: \[$DEV\] qpn $qpn " "$WORK/$name.trace"; then
+				echo "$ev: $prog $side's QP $qpn"
+			else
+				echo "no $ev for $prog $side's QP $qpn"
+				rc=1
+			fi
+		done
+	done
+	return "$rc"
+}
+
+# The kernel steps: every step of rvt_trace_test.ko passed.
+kernel_steps() {
+	local out=$WORK/kmod.ktap ok
+	[[ -f $KMOD ]] || { echo "$KMOD missing: make tests"; return 1; }
+	insmod "$KMOD" "dev=$DEV" || return
+	cp "$KMOD_RESULTS" "$out"
+	rmmod rvt_trace_test
+	indent <"$out"
+	ok=$(grep -c '^ok ' "$out")
+	grep -qx "1..$KMOD_STEPS" "$out" && ((ok == KMOD_STEPS))
+}
+
+# Every event upstream fires was fired by some phase, and no other.
+all_fired() {
+	local fired
+	fired=$(cat "$WORK"/*.set | sort -u)
+	diff <(expected_events | grep -vx "$NEVER_FIRED") - <<<"$fired" ||
+		{ echo "fired (>) or not (<) against upstream's 17"; return 1; }
+	echo "all $(wc -l <<<"$fired") events upstream fires were fired"
+}
+
+# Save each phase's set as "PHASE system/event" lines.
+save_sets() {
+	local set
+	for set in "$WORK"/*.set; do
+		sed "s|^|$(basename "$set" .set) |" "$set"
+	done >"$SETS"
+	indent <"$SETS"
+}
+
+# On the distro core: the same events, phase by phase, as on ours.
+same_as_ours() {
+	local ours=/tmp/rvt-trace-ours.txt
+	diff "$ours" "$SETS" || {
+		echo "phase sets differ: < ours, > distro"
+		return 1
+	}
+}
+
+RNR=(rvt_qp/rvt_rnrnak_add rvt_qp/rvt_rnrnak_stop rvt_qp/rvt_rnrnak_timeout)
+TRAFFIC=(rvt_qp/rvt_qpinsert rvt_tx/rvt_post_one_wr
+	 rvt_tx/rvt_qp_send_completion rvt_cq/rvt_cq_enter
+	 rvt_qp/rvt_qpremove)
+
+t load-core load_core
+t tracing-on tracing_up
+t events-exist events_exist
+t register phase register load_rvtsw
+t register-events fired register rvt/rvt_dbg rvt_cq/rvt_create_cq
+t rc-pingpong phase rc-pingpong pingpong ibv_rc_pingpong -c
+t rc-pingpong-events fired rc-pingpong "${TRAFFIC[@]}" \
+	rvt_cq/rvt_create_cq rvt_mr/rvt_mr_user_seg rvt_mr/rvt_sge_new
+t rc-pingpong-qpns qpns_traced rc-pingpong ibv_rc_pingpong
+t ud-pingpong phase ud-pingpong pingpong ibv_ud_pingpong -c
+t ud-pingpong-events fired ud-pingpong "${TRAFFIC[@]}"
+t ud-pingpong-qpns qpns_traced ud-pingpong ibv_ud_pingpong
+t kernel phase kernel kernel_steps
+t kernel-events fired kernel "${TRAFFIC[@]}" "${RNR[@]}" \
+	rvt_cq/rvt_cq_poll rvt_mr/rvt_sge_new rvt_mr/rvt_sge_adjacent \
+	rvt_mr/rvt_map_mr_sg rvt_mr/rvt_mr_page_seg rvt_rc/rvt_rc_timeout
+t unregister phase unregister unload_rvtsw
+t unregister-events fired unregister rvt/rvt_dbg
+t all-fired all_fired
+t sets-saved save_sets
+if on_distro_core; then
+	if [[ -f /tmp/rvt-trace-ours.txt ]]; then
+		t same-as-ours same_as_ours
+	else
+		result SKIP same-as-ours "our core's suite did not run in this boot"
+	fi
+fi
+t tracing-off tracing_down
+t unload unload_all

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * rdmavt's trace events: what every trace header of ours shares.
+ *
+ * The events are upstream's, by trace system and name, fired at the same
+ * moments (Documentation/tracing.rst lists them with their fields):
+ *
+ *   trace_rvt.h  rvt     rvt_dbg
+ *   trace_cq.h   rvt_cq  rvt_create_cq, rvt_cq_enter, rvt_cq_poll
+ *   trace_mr.h   rvt_mr  rvt_mr_page_seg, rvt_mr_fmr_seg, rvt_mr_user_seg,
+ *                        rvt_sge_adjacent, rvt_sge_new, rvt_map_mr_sg
+ *   trace_qp.h   rvt_qp  rvt_qpinsert, rvt_qpremove, rvt_rnrnak_add,
+ *                        rvt_rnrnak_timeout, rvt_rnrnak_stop
+ *   trace_rc.h   rvt_rc  rvt_rc_timeout
+ *   trace_tx.h   rvt_tx  rvt_post_one_wr, rvt_qp_send_completion
+ *
+ * A file that fires events includes the header of their system; trace.c,
+ * which exports nothing, defines them all (CREATE_TRACE_POINTS).
+ *
+ * ABI: a trace header brings in linux/tracepoint.h, which decides the
+ * modversions CRCs of the file's exports. Only the vt, cq, mr and qp files
+ * may include one; never ah.c, mcast.c or rc.c (Documentation/abi.rst,
+ * "Tracing"). For the same reason nothing here defines a type.
+ *
+ * Events record values, never kernel addresses, so that their output
+ * leaks no pointer. rdmavt devices do no DMA: the addresses in a kernel
+ * consumer's SGEs and fast-registration MRs are kernel virtual addresses,
+ * so the MR events record addresses for user PDs only (0 otherwise) and
+ * offsets into the region instead.
+ */
+#ifndef RVT_TRACE_H
+#define RVT_TRACE_H
+
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_vt.h>
+
+/* Every event starts with the device's name. */
+#define RVT_TRACE_DEV(rdi)	__string(dev, rvt_get_ibdev_name(rdi))
+#define RVT_TRACE_DEV_ASSIGN()	__assign_str(dev)
+
+struct trace_seq;
+
+/*
+ * A work request's wr_id, for TP_printk(): as it is for a user consumer,
+ * hashed like a %p pointer for a kernel one, whose wr_ids are mostly
+ * pointers (struct ib_cqe). Defined in trace.c.
+ */
+const char *rvt_trace_wr_id(struct trace_seq *p, u64 wr_id, bool user);
+
+struct rvt_mregion;
+
+/*
+ * Fire rvt_mr_user_seg for each segment of a new user MR. Called once
+ * the MR has its key (given after its pages are mapped), so that the
+ * events carry it. Defined in trace.c.
+ */
+void rvt_trace_mr_user_segs(const struct rvt_mregion *mr);
+
+/*
+ * Names for the enums the events print. The values are recorded; tracefs
+ * text shows the names.
+ */
+#define rvt_show_wr_opcode(op)						\
+	__print_symbolic(op,						\
+			 { IB_WR_RDMA_WRITE, "RDMA_WRITE" },		\
+			 { IB_WR_RDMA_WRITE_WITH_IMM, "RDMA_WRITE_WITH_IMM" }, \
+			 { IB_WR_SEND, "SEND" },			\
+			 { IB_WR_SEND_WITH_IMM, "SEND_WITH_IMM" },	\
+			 { IB_WR_RDMA_READ, "RDMA_READ" },		\
+			 { IB_WR_ATOMIC_CMP_AND_SWP, "ATOMIC_CMP_AND_SWP" }, \
+			 { IB_WR_ATOMIC_FETCH_AND_ADD, "ATOMIC_FETCH_AND_ADD" }, \
+			 { IB_WR_BIND_MW, "BIND_MW" },			\
+			 { IB_WR_LSO, "LSO" },				\
+			 { IB_WR_SEND_WITH_INV, "SEND_WITH_INV" },	\
+			 { IB_WR_RDMA_READ_WITH_INV, "RDMA_READ_WITH_INV" }, \
+			 { IB_WR_LOCAL_INV, "LOCAL_INV" },		\
+			 { IB_WR_MASKED_ATOMIC_CMP_AND_SWP, "MASKED_ATOMIC_CMP_AND_SWP" }, \
+			 { IB_WR_MASKED_ATOMIC_FETCH_AND_ADD, "MASKED_ATOMIC_FETCH_AND_ADD" }, \
+			 { IB_WR_FLUSH, "FLUSH" },			\
+			 { IB_WR_ATOMIC_WRITE, "ATOMIC_WRITE" },	\
+			 { IB_WR_REG_MR, "REG_MR" },			\
+			 { IB_WR_REG_MR_INTEGRITY, "REG_MR_INTEGRITY" })
+
+#define rvt_show_wc_opcode(op)						\
+	__print_symbolic(op,						\
+			 { IB_WC_SEND, "SEND" },			\
+			 { IB_WC_RDMA_WRITE, "RDMA_WRITE" },		\
+			 { IB_WC_RDMA_READ, "RDMA_READ" },		\
+			 { IB_WC_COMP_SWAP, "COMP_SWAP" },		\
+			 { IB_WC_FETCH_ADD, "FETCH_ADD" },		\
+			 { IB_WC_BIND_MW, "BIND_MW" },			\
+			 { IB_WC_LOCAL_INV, "LOCAL_INV" },		\
+			 { IB_WC_LSO, "LSO" },				\
+			 { IB_WC_ATOMIC_WRITE, "ATOMIC_WRITE" },	\
+			 { IB_WC_REG_MR, "REG_MR" },			\
+			 { IB_WC_MASKED_COMP_SWAP, "MASKED_COMP_SWAP" }, \
+			 { IB_WC_MASKED_FETCH_ADD, "MASKED_FETCH_ADD" }, \
+			 { IB_WC_FLUSH, "FLUSH" },			\
+			 { IB_WC_RECV, "RECV" },			\
+			 { IB_WC_RECV_RDMA_WITH_IMM, "RECV_RDMA_WITH_IMM" })
+
+#define rvt_show_wc_status(status)					\
+	__print_symbolic(status,					\
+			 { IB_WC_SUCCESS, "SUCCESS" },			\
+			 { IB_WC_LOC_LEN_ERR, "LOC_LEN_ERR" },		\
+			 { IB_WC_LOC_QP_OP_ERR, "LOC_QP_OP_ERR" },	\
+			 { IB_WC_LOC_EEC_OP_ERR, "LOC_EEC_OP_ERR" },	\
+			 { IB_WC_LOC_PROT_ERR, "LOC_PROT_ERR" },	\
+			 { IB_WC_WR_FLUSH_ERR, "WR_FLUSH_ERR" },	\
+			 { IB_WC_MW_BIND_ERR, "MW_BIND_ERR" },		\
+			 { IB_WC_BAD_RESP_ERR, "BAD_RESP_ERR" },	\
+			 { IB_WC_LOC_ACCESS_ERR, "LOC_ACCESS_ERR" },	\
+			 { IB_WC_REM_INV_REQ_ERR, "REM_INV_REQ_ERR" },	\
+			 { IB_WC_REM_ACCESS_ERR, "REM_ACCESS_ERR" },	\
+			 { IB_WC_REM_OP_ERR, "REM_OP_ERR" },		\
+			 { IB_WC_RETRY_EXC_ERR, "RETRY_EXC_ERR" },	\
+			 { IB_WC_RNR_RETRY_EXC_ERR, "RNR_RETRY_EXC_ERR" }, \
+			 { IB_WC_LOC_RDD_VIOL_ERR, "LOC_RDD_VIOL_ERR" }, \
+			 { IB_WC_REM_INV_RD_REQ_ERR, "REM_INV_RD_REQ_ERR" }, \
+			 { IB_WC_REM_ABORT_ERR, "REM_ABORT_ERR" },	\
+			 { IB_WC_INV_EECN_ERR, "INV_EECN_ERR" },	\
+			 { IB_WC_INV_EEC_STATE_ERR, "INV_EEC_STATE_ERR" }, \
+			 { IB_WC_FATAL_ERR, "FATAL_ERR" },		\
+			 { IB_WC_RESP_TIMEOUT_ERR, "RESP_TIMEOUT_ERR" }, \
+			 { IB_WC_GENERAL_ERR, "GENERAL_ERR" })
+
+#define rvt_show_qp_type(type)						\
+	__print_symbolic(type,						\
+			 { IB_QPT_SMI, "SMI" },				\
+			 { IB_QPT_GSI, "GSI" },				\
+			 { IB_QPT_RC, "RC" },				\
+			 { IB_QPT_UC, "UC" },				\
+			 { IB_QPT_UD, "UD" })
+
+#endif /* RVT_TRACE_H */
