@@ -50,6 +50,9 @@ enum rvt_lb_outcome {
  * @wqe: the request, the entry at sqp->s_last
  * @send_status: the requester's completion status, with RVT_LB_DONE
  * @rnr_timer: the responder's RNR NAK timer code, with RVT_LB_RNR
+ * @refused: not carried out: refused by the responder or not one loopback
+ *	     knows; such requests are not counted in n_loop_pkts, as
+ *	     upstream counts only what went through
  */
 struct rvt_lb {
 	struct rvt_qp *sqp;
@@ -57,6 +60,7 @@ struct rvt_lb {
 	struct rvt_swqe *wqe;
 	enum ib_wc_status send_status;
 	u8 rnr_timer;
+	bool refused;
 };
 
 /*
@@ -91,6 +95,7 @@ static enum rvt_lb_outcome rvt_lb_refuse(struct rvt_lb *lb,
 					 enum ib_wc_status send_status,
 					 enum ib_wc_status recv_status)
 {
+	lb->refused = true;
 	if (rvt_lb_is_uc(lb))
 		return RVT_LB_DONE;
 	lb->send_status = send_status;
@@ -101,6 +106,7 @@ static enum rvt_lb_outcome rvt_lb_refuse(struct rvt_lb *lb,
 /* The receive request the responder took was unusable. */
 static enum rvt_lb_outcome rvt_lb_responder_fault(struct rvt_lb *lb)
 {
+	lb->refused = true;
 	if (!rvt_lb_is_uc(lb))
 		lb->send_status = IB_WC_REM_OP_ERR;
 	rvt_rc_error(lb->rqp, IB_WC_LOC_QP_OP_ERR);
@@ -396,9 +402,14 @@ static enum rvt_lb_outcome rvt_lb_respond(struct rvt_lb *lb)
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return rvt_lb_atomic(lb);
 	default:
-		/* An opcode the driver's table allows but loopback lacks. */
-		return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR,
-				     IB_WC_LOC_QP_OP_ERR);
+		/*
+		 * An opcode the driver's table allows but loopback lacks
+		 * (hfi1's OPFN): the requester's own error, as upstream has
+		 * it; the responder never sees the request.
+		 */
+		lb->send_status = IB_WC_LOC_QP_OP_ERR;
+		lb->refused = true;
+		return RVT_LB_DONE;
 	}
 }
 
@@ -576,9 +587,11 @@ static bool rvt_lb_settle(struct rvt_lb_run *run, struct rvt_lb *lb,
 				IB_WC_RETRY_EXC_ERR : IB_WC_SUCCESS);
 		return true;
 	default:
-		rvt_to_iport(sqp)->n_loop_pkts++;
-		/* An answer restores the RNR budget of the next request. */
-		sqp->s_rnr_retry = sqp->s_rnr_retry_cnt;
+		/* What went through restores the next request's RNR budget. */
+		if (!lb->refused) {
+			rvt_to_iport(sqp)->n_loop_pkts++;
+			sqp->s_rnr_retry = sqp->s_rnr_retry_cnt;
+		}
 		rvt_lb_complete(run, lb->wqe, lb->send_status);
 		return true;
 	}

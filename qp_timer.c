@@ -156,6 +156,8 @@ EXPORT_SYMBOL(rvt_stop_rc_timers);
 static void rvt_stop_rnr_timer(struct rvt_qp *qp)
 {
 	lockdep_assert_held(&qp->s_lock);
+	if (!(qp->s_flags & RVT_S_WAIT_RNR))
+		return;
 	qp->s_flags &= ~RVT_S_WAIT_RNR;
 	trace_rvt_rnrnak_stop(qp, 0);
 }
@@ -178,9 +180,10 @@ EXPORT_SYMBOL(rvt_del_timers_sync);
  * rvt_rc_rnr_retry - the RNR timer's callback
  * @t: the QP's s_rnr_timer
  *
- * Ends the RNR wait and reschedules the send engine, unless the wait
- * was called off meanwhile (a reset stops the send engine before it waits
- * for this callback, which must not start the engine again).
+ * Ends the RNR wait and reschedules the send engine, whether or not the
+ * wait was called off meanwhile, as upstream does: drivers' schedule_send
+ * callbacks check the QP's state, and a reset stops the driver's send
+ * engine again after waiting for this callback (quiesce_qp).
  *
  * Context: hrtimer (hard interrupt) context; takes s_lock.
  * Return: HRTIMER_NORESTART.
@@ -192,11 +195,9 @@ enum hrtimer_restart rvt_rc_rnr_retry(struct hrtimer *t)
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->s_lock, flags);
-	if (qp->s_flags & RVT_S_WAIT_RNR) {
-		rvt_stop_rnr_timer(qp);
-		trace_rvt_rnrnak_timeout(qp, 0);
-		rdi->driver_f.schedule_send(qp);
-	}
+	rvt_stop_rnr_timer(qp);
+	trace_rvt_rnrnak_timeout(qp, 0);
+	rdi->driver_f.schedule_send(qp);
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 	return HRTIMER_NORESTART;
 }
