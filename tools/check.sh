@@ -97,12 +97,12 @@ main() {
 	mkdir -p "$OUT"
 	host_step build-W1 build_clean
 	host_step abi-check "$REPO/tools/abi-check"
-	host_step abi-check-selftest "$REPO/tools/testing/abi-check-test.sh"
+	host_step abi-check-selftest "$REPO/tools/testing/host/abi-check-test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch
 	host_step sparse "$REPO/tools/style.sh" sparse
 	host_step shellcheck "$REPO/tools/style.sh" shellcheck
-	host_step man-pages "$REPO/tools/testing/man_test.sh"
-	host_step bench-table "$REPO/tools/testing/bench_table_test.sh"
+	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
+	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
 	run_guest "$@"
 
 	print_core_table

@@ -51,7 +51,7 @@ t bad-parameters-refused bad_params
 unload_with_context() {
 	local pid rc=0
 	load_rvtsw || return
-	"$PY" "$TESTING_DIR/hold_context.py" rvtsw_0 /tmp/ctx-ready &
+	"$PY" "$TESTING_DIR/py/hold_context.py" rvtsw_0 /tmp/ctx-ready &
 	pid=$!
 	wait_for 100 test -e /tmp/ctx-ready || { kill "$pid"; return 1; }
 	if rmmod rvtsw 2>/dev/null; then

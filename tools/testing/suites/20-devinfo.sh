@@ -89,5 +89,5 @@ for dev in "${DEVICES[@]}"; do
 	done
 done
 t rdma-link rdma_link_lists
-t verbs-queries "$PY" "$TESTING_DIR/query_test.py" 2 2
+t verbs-queries "$PY" "$TESTING_DIR/py/query_test.py" 2 2
 t unload unload_all

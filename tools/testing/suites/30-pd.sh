@@ -16,7 +16,7 @@ pd_test() {
 	local in_use
 	in_use=$(kernel_pds)
 	echo "PDs held by kernel clients: $in_use"
-	"$PY" "$TESTING_DIR/pd_test.py" rvtsw_0 $MAX_PD "$in_use"
+	"$PY" "$TESTING_DIR/py/pd_test.py" rvtsw_0 $MAX_PD "$in_use"
 }
 
 t pd-alloc-dealloc pd_test

@@ -32,7 +32,7 @@ back_to_baseline() {
 counted_while_held() {
 	local pid rc=0 ready=/tmp/hold-ready
 	rm -f "$ready"
-	"$PY" "$TESTING_DIR/hold_objects.py" "$DEV" 3 5 "$ready" &
+	"$PY" "$TESTING_DIR/py/hold_objects.py" "$DEV" 3 5 "$ready" &
 	pid=$!
 	wait_for 100 test -s "$ready" || { kill "$pid"; return 1; }
 	echo "held: CQs $(resource_count cq), MRs $(resource_count mr)"
@@ -44,9 +44,9 @@ counted_while_held() {
 	return "$rc"
 }
 
-cq_test() { "$PY" "$TESTING_DIR/cq_test.py" "$DEV" "$@"; }
-mr_test() { (cd "$TESTING_DIR" && "$PY" mr_test.py "$DEV" "$@"); }
-ring_test() { (cd "$TESTING_DIR" && "$PY" cq_ring_test.py "$@"); }
+cq_test() { "$PY" "$TESTING_DIR/py/cq_test.py" "$DEV" "$@"; }
+mr_test() { (cd "$TESTING_DIR/py" && "$PY" mr_test.py "$DEV" "$@"); }
+ring_test() { (cd "$TESTING_DIR/py" && "$PY" cq_ring_test.py "$@"); }
 max_cq_test() { cq_test max-cq "$MAX_CQ" "$CQ_BASE"; }
 
 # Key checks from the kernel side (fast registration, bounds, access,

@@ -9,7 +9,7 @@ DEV=rvtsw_0
 MAX_QP=40
 QP_STATS=/sys/kernel/debug/rvtsw/$DEV/qp_stats
 
-qp_test() { "$PY" "$TESTING_DIR/qp_test.py" "$DEV" "$@"; }
+qp_test() { "$PY" "$TESTING_DIR/py/qp_test.py" "$DEV" "$@"; }
 
 # QPs of $DEV that exist, whoever owns them (the MAD layer's QP0 and QP1).
 qp_count() {

@@ -11,7 +11,7 @@ WORKERS=4
 SECONDS_RUN=${RVT_QP_STRESS_SECONDS:-20}
 QP_STATS=/sys/kernel/debug/rvtsw/$DEV/qp_stats
 
-qp_test() { "$PY" "$TESTING_DIR/qp_test.py" "$DEV" "$@"; }
+qp_test() { "$PY" "$TESTING_DIR/py/qp_test.py" "$DEV" "$@"; }
 
 qp_count() {
 	rdma resource show qp | grep -c "link $DEV/"

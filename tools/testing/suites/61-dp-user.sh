@@ -10,7 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 DEV=rvtsw_0
 ITERS=200
 
-user_test() { (cd "$TESTING_DIR" && "$PY" dp_user_test.py "$DEV" "$@"); }
+user_test() { (cd "$TESTING_DIR/py" && "$PY" dp_user_test.py "$DEV" "$@"); }
 
 # pingpong PROG [ARGS...]: server and client on $DEV (the examples' TCP
 # port 18515); both must succeed and report $ITERS iterations.

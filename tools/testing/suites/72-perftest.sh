@@ -5,8 +5,8 @@
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-# shellcheck source-path=SCRIPTDIR source=../perftest.sh
-source "$TESTING_DIR/perftest.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/perftest.sh
+source "$TESTING_DIR/lib/perftest.sh"
 
 t load load_rvtsw
 t ready wait_for 50 test -e /dev/infiniband/uverbs0

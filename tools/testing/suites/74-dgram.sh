@@ -11,7 +11,7 @@ CASES=(deliver grh qkey pkey oversize unknown-lid no-qp no-recv too-small
 	lost-rc lost-rc-to-other-device between-ports between-devices)
 
 run_cases() {
-	"$PY" "$TESTING_DIR/dgram_test.py" "${CASES[@]}" >"$WORK/dgram.log" 2>&1
+	"$PY" "$TESTING_DIR/py/dgram_test.py" "${CASES[@]}" >"$WORK/dgram.log" 2>&1
 	echo "dgram_test.py exited with status $?"
 }
 
@@ -25,7 +25,7 @@ case_result() {
 
 build_mcast_test() {
 	cc -O2 -Wall -Wextra -Werror -o "$WORK/mcast_test" \
-		"$TESTING_DIR/mcast_test.c" -libverbs
+		"$TESTING_DIR/progs/mcast_test.c" -libverbs
 }
 
 # A P_Key without a partition number is refused at load.

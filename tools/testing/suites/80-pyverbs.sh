@@ -23,7 +23,7 @@ prepare() {
 # counts line.
 run_pyverbs() {
 	local rc=0
-	(cd "$WORK" && timeout 1200 "$PY" "$TESTING_DIR/pyverbs_suite.py" \
+	(cd "$WORK" && timeout 1200 "$PY" "$TESTING_DIR/py/pyverbs_suite.py" \
 		"$WORK/tests" "$@") >"$WORK/$2.log" 2>&1 || rc=$?
 	cat "$WORK/$2.log"
 	grep '^PYVERBS-COUNTS ' "$WORK/$2.log" >"$WORK/$2.counts"
