@@ -3,6 +3,8 @@
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
+plan 13
+
 device_count() {
 	local n
 	n=$(find /sys/class/infiniband -maxdepth 1 -name 'rvtsw_*' | wc -l)
@@ -31,17 +33,18 @@ multi_cycle() {
 }
 t multi-device-cycles multi_cycle
 
+RANGES='devices=1-[0-9]+, ports=1-[0-9]+, max_pd>=1'
 bad_params() {
-	local p
-	for p in devices=0 devices=17 ports=0 ports=5 max_pd=0 \
-		 parent=nonsense parent=0000:7f:1f.7; do
-		if load_rvtsw "$p" 2>/dev/null; then
-			echo "rvtsw loaded with $p"
-			unload_rvtsw
-			return 1
-		fi
-		device_count 0 || return
-	done
+	load_refused devices=0 "Invalid parameters" "$RANGES" &&
+	load_refused devices=17 "Invalid parameters" "$RANGES" &&
+	load_refused ports=0 "Invalid parameters" "$RANGES" &&
+	load_refused ports=5 "Invalid parameters" "$RANGES" &&
+	load_refused max_pd=0 "Invalid parameters" "$RANGES" &&
+	load_refused parent=nonsense "Invalid parameters" \
+		"parent=nonsense is not DDDD:BB:DD.F" &&
+	load_refused parent=0000:7f:1f.7 "No such device" \
+		"no PCI device 0000:7f:1f.7" &&
+	device_count 0
 }
 t bad-parameters-refused bad_params
 

@@ -4,8 +4,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 MAX_PD=8
+plan 1
 
-t load load_rvtsw max_pd=$MAX_PD
+step load load_rvtsw max_pd=$MAX_PD
 # Kernel clients (the MAD layer) may hold PDs of their own; they count
 # against max_pd like any other.
 kernel_pds() {
@@ -20,4 +21,4 @@ pd_test() {
 }
 
 t pd-alloc-dealloc pd_test
-t unload unload_all
+step unload unload_all
