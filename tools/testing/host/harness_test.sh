@@ -16,7 +16,8 @@
 # FAIL there, which the tally never reads. perftest's verdict is checked
 # on recorded outputs: a clock calibration failing under TCG spoils the
 # figures, never the verdict; a lost iteration or, with a calibrated
-# clock, a zero figure is refused.
+# clock, a zero figure is refused. So is pyverbs_suite.py's accounting
+# of test_qp's randomly drawn creates (pyverbs_accounting_test.py).
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -94,6 +95,9 @@ perftest_verdicts() {
 	done
 }
 check "perftest verdicts" "$FIXTURES/../perftest/expected" perftest_verdicts
+
+# pyverbs_suite.py's accounting of the random extended creates.
+/usr/bin/python3 "$TESTING/host/pyverbs_accounting_test.py" || FAILED=1
 
 if ((FAILED)); then
 	echo "console of the fixture run:"
