@@ -16,8 +16,9 @@
 # FAIL there, which the tally never reads. perftest's verdict is checked
 # on recorded outputs: a clock calibration failing under TCG spoils the
 # figures, never the verdict; a lost iteration or, with a calibrated
-# clock, a zero figure is refused. So is pyverbs_suite.py's accounting
-# of test_qp's randomly drawn creates (pyverbs_accounting_test.py).
+# clock, a zero figure is refused. pyverbs_suite.py's accounting
+# of test_qp's randomly drawn creates is checked on fake tests
+# (pyverbs_accounting_test.py).
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
