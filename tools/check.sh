@@ -48,64 +48,60 @@ build_clean() {
 	! grep -E '(warning|error):' <<<"$out"
 }
 
+# The suites a guest run covers, by the names guest.sh gives them: those
+# named on the command line, or all.
+suite_names() {
+	local f
+	(($#)) || set -- "$REPO"/tools/testing/suites/*.sh
+	for f in "$@"; do
+		f=$(basename "$f" .sh)
+		echo "${f#[0-9][0-9]-}"
+	done
+}
+
+# tally [--table]: the guest's results as counted from the results
+# channel alone (tools/testing/lib/results.py), plans checked.
+tally() {
+	python3 "$REPO/tools/testing/lib/results.py" "$@" \
+		--cores "$CORES" --suites "$SUITES" "$OUT/results.log"
+}
+
 # Count the guest's results; the runner's own verdict (kernel log clean,
-# guest finished) is a result of its own.
+# guest finished) is a result of its own. The console (guest.log) is for
+# reading only: results are counted from the results channel.
 run_guest() {
-	local log=$OUT/guest.log rc=0 line
+	local log=$OUT/guest.log rc=0 status name
+	CORES=${RVT_CORES:-ours distro}
+	SUITES=$(suite_names "$@")
 	# TCG is slow, and slower still when other guests share the host.
 	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
+		--results "$OUT/results.log" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" \
 		"$REPO/tools/testing/guest.sh" "$@" 2>&1 | tee "$log" ||
 		rc=${PIPESTATUS[0]}
-	while read -r line; do
-		record "${line%% *}" "guest/${line#* }"
-	done < <(sed -n 's/^RVT-RESULT: //p' "$log" | tr -d '\r')
+	while read -r status name; do
+		record "$status" "guest/$name"
+	done < <(tally)
 	case $rc in
 	0) record PASS guest/vm-run-and-kernel-log-clean ;;
 	*) record FAIL "guest/vm-run-and-kernel-log-clean (run.sh status $rc)" ;;
 	esac
 }
 
-# The guest's results by suite, the two rdmavt cores side by side.
-print_core_table() {
-	sed -n 's/^RVT-RESULT: //p' "$OUT/guest.log" | tr -d '\r' | awk '
-	{
-		split($2, part, "/")
-		core = part[1]; suite = part[2]
-		if (core != "ours" && core != "distro")
-			next
-		if (!(suite in seen)) { seen[suite] = 1; order[++n] = suite }
-		st = ($1 == "PASS") ? "p" : ($1 == "FAIL") ? "f" : "s"
-		count[suite, core, st]++
-	}
-	function cell(s, c) {
-		return sprintf("%d/%d/%d", count[s, c, "p"], count[s, c, "f"],
-			       count[s, c, "s"])
-	}
-	END {
-		if (!n)
-			exit
-		print "Results by suite, passed/failed/skipped:"
-		printf "  %-14s %-12s %-12s\n", "suite", "our core", "distro core"
-		for (i = 1; i <= n; i++)
-			printf "  %-14s %-12s %-12s\n", order[i],
-			       cell(order[i], "ours"), cell(order[i], "distro")
-	}'
-}
-
 main() {
 	mkdir -p "$OUT"
 	host_step build-W1 build_clean
 	host_step abi-check "$REPO/tools/abi-check"
-	host_step abi-check-selftest "$REPO/tools/testing/abi-check-test.sh"
+	host_step abi-check-selftest "$REPO/tools/testing/host/abi-check-test.sh"
+	host_step harness-selftest "$REPO/tools/testing/host/harness_test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch
 	host_step sparse "$REPO/tools/style.sh" sparse
 	host_step shellcheck "$REPO/tools/style.sh" shellcheck
-	host_step man-pages "$REPO/tools/testing/man_test.sh"
-	host_step bench-table "$REPO/tools/testing/bench_table_test.sh"
+	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
+	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
 	run_guest "$@"
 
-	print_core_table
+	tally --table
 	if ((SKIPPED)); then
 		echo "Skipped, and known differences of the distro core:"
 		printf '  %s\n' "${SKIPS[@]}"

@@ -14,8 +14,8 @@ set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-# shellcheck source-path=SCRIPTDIR source=perftest.sh
-source "$TESTING_DIR/perftest.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/perftest.sh
+source "$TESTING_DIR/lib/perftest.sh"
 
 ROUNDS=3
 SCALE=1

@@ -2,10 +2,12 @@
 # Runs inside the guest: every suite under tools/testing/suites, in order,
 # or the ones named on the command line, once on each rdmavt core named in
 # RVT_CORES ("ours distro" by default; the distro core needs the guest's
-# pci-testdev). A suite that dies without reporting is a failure of its own;
-# so is one still running after RVT_SUITE_TIMEOUT seconds (default 900):
-# then the kernel's view of every task goes to the log and the suite is
-# killed, so that a hang costs minutes, not the whole run.
+# pci-testdev). A suite that exits non-zero is a failure of its own
+# (@exit); so is one still running after RVT_SUITE_TIMEOUT seconds
+# (default 900, @timeout): then the kernel's view of every task goes to
+# the log and the suite is killed, so that a hang costs minutes, not the
+# whole run. The results it did not report are missing from its plan,
+# which the host counts.
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -57,9 +59,9 @@ run_suite() {
 	echo "=== suite $name (core: $RVT_CORE)"
 	run_bounded "$name" "$file" || rc=$?
 	if ((rc == 124)); then
-		SUITE=$name fail suite-timeout "killed after $SUITE_TIMEOUT s"
+		SUITE=$name fail @timeout "killed after $SUITE_TIMEOUT s"
 	elif ((rc != 0)); then
-		SUITE=$name fail suite-exit "suite exited with status $rc"
+		SUITE=$name fail @exit "suite exited with status $rc"
 	fi
 	# Leave the next suite a clean slate whatever this one did.
 	unload_all >/dev/null 2>&1

@@ -2,12 +2,23 @@
 # Helpers for the guest-side test suites; sourced by tools/testing/guest.sh
 # and by each suite.
 #
-# A suite reports each test as one line on the console,
+# A suite first declares how many results it reports (plan N), then
+# reports each test as one line
 #   RVT-RESULT: PASS|FAIL|SKIP|KNOWN <core>/<suite>/<test>[: reason]
 # SKIP: not run here, with the reason. KNOWN: failed on the distro core
-# where ours passes, a difference documented at the test.
-# which the host counts. Everything else a test prints is indented so the
-# log stays readable and cannot be mistaken for a result.
+# where ours passes, in exactly the way recorded with the reason.
+# The lines go to the results channel, $RVT_RESULTS (in the guest, a
+# serial port of their own that printk never writes to; see
+# tools/vm/run.sh), which is what the host counts; a copy goes to
+# stdout for the reader of the console log. Everything else a test
+# prints is indented so the log stays readable.
+#
+# Setup and teardown (loading modules, waiting for a device) are steps,
+# not tests: a step that works reports nothing countable; one that fails
+# is a FAIL of its own, named @<step>, and every test after it in the
+# suite is reported as a FAIL, not run. Results whose name starts with @
+# are the harness's own and are never PASS; the host leaves them out of
+# the plan count.
 
 TESTING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$TESTING_DIR/../.." && pwd)
@@ -19,9 +30,26 @@ RVT_CORE=${RVT_CORE:-ours}
 # One rvtsw.ko for both cores: it is linked against our core's exports,
 # whose modversions CRCs equal the distro core's (tools/abi-check).
 RVTSW_KO=$REPO/rvtsw/rvtsw.ko
+# The first step of this suite that failed, if one did.
+STEP_FAILED=
+
+# emit LINE: put a line on the results channel, and a copy on stdout.
+emit() {
+	echo "$1"
+	if [[ -n ${RVT_RESULTS:-} ]]; then
+		echo "$1" >>"$RVT_RESULTS"
+	else
+		echo "no results channel (RVT_RESULTS unset): the line above is lost" >&2
+	fi
+}
 
 result() {
-	echo "RVT-RESULT: $1 $RVT_CORE/${SUITE:-?}/$2${3:+: $3}"
+	emit "RVT-RESULT: $1 $RVT_CORE/${SUITE:-?}/$2${3:+: $3}"
+}
+
+# plan N: this suite reports N results (tests, not steps) on this core.
+plan() {
+	emit "RVT-PLAN: $RVT_CORE/${SUITE:-?} $1"
 }
 
 pass() { result PASS "$1"; }
@@ -29,10 +57,40 @@ fail() { result FAIL "$1" "${2:-}"; }
 
 indent() { sed 's/^/    /'; }
 
+# not_run NAME: true (and NAME reported failed) when an earlier step of
+# the suite failed.
+not_run() {
+	[[ -n $STEP_FAILED ]] || return 1
+	fail "$1" "not run: step $STEP_FAILED failed"
+}
+
+# step NAME CMD [ARGS...]: a setup or teardown step. Its output is shown
+# indented; success reports nothing countable, failure is the FAIL
+# @NAME and stops the rest of the suite. Not run after a failed step.
+# Return: CMD's status (1 when not run).
+step() {
+	local name=$1 out rc=0
+	shift
+	if [[ -n $STEP_FAILED ]]; then
+		echo "    step $name: not run (step $STEP_FAILED failed)"
+		return 1
+	fi
+	out=$("$@" 2>&1) || rc=$?
+	[[ -z $out ]] || printf '%s\n' "$out" | indent
+	if ((rc == 0)); then
+		echo "    step $name: done"
+	else
+		fail "@$name" "step failed, exit status $rc"
+		STEP_FAILED=$name
+	fi
+	return "$rc"
+}
+
 # t NAME CMD [ARGS...]: run CMD, show its output indented, report by status.
 t() {
 	local name=$1 out rc=0
 	shift
+	not_run "$name" && return 0
 	out=$("$@" 2>&1) || rc=$?
 	[[ -z $out ]] || printf '%s\n' "$out" | indent
 	if ((rc == 0)); then
@@ -59,22 +117,97 @@ skip_on_distro() {
 	fi
 }
 
-# known_on_distro REASON NAME CMD...: run the test everywhere; a failure
-# on the distro core is a known difference, reported as such with REASON.
+# known_on_distro REASON PATTERN NAME CMD...: run the test everywhere. On
+# the distro core a failure whose output matches the extended regexp
+# PATTERN (the recorded symptom of the difference) is reported KNOWN, with
+# REASON; any other failure there is a FAIL like on our core.
 known_on_distro() {
-	local reason=$1 name=$2 out rc=0
-	shift 2
+	local reason=$1 pattern=$2 name=$3 out rc=0
+	shift 3
 	if ! on_distro_core; then
 		t "$name" "$@"
 		return 0
 	fi
+	not_run "$name" && return 0
 	out=$("$@" 2>&1) || rc=$?
 	[[ -z $out ]] || printf '%s\n' "$out" | indent
 	if ((rc == 0)); then
 		pass "$name"
-	else
+	elif grep -qE -- "$pattern" <<<"$out"; then
 		result KNOWN "$name" "$reason"
+	else
+		fail "$name" "exit status $rc, and not the known difference (no match for /$pattern/)"
 	fi
+}
+
+# KTAP from a kernel test module (tools/testing/kmod), for the suites
+# that load one. A suite fills these for the tests of its module that
+# fail on the distro core as upstream rdmavt does: KNOWN_DIFF[test] is
+# the reason, KNOWN_MATCH[test] the extended regexp the test's "not ok"
+# diagnostic must match to be that difference. SKIP_WHY[test] may say
+# better than the module why a test is skipped.
+declare -A KNOWN_DIFF=() KNOWN_MATCH=() SKIP_WHY=()
+KTAP_LINE_RE='^(not )?ok ([0-9]+) ([^ #]+)( +# *(.*))?$'
+
+# known_ktap_failure TEST DIAG: DIAG is TEST's recorded difference.
+known_ktap_failure() {
+	[[ -n ${KNOWN_DIFF[$1]:-} && -n ${KNOWN_MATCH[$1]:-} ]] &&
+		grep -qE -- "${KNOWN_MATCH[$1]}" <<<"$2"
+}
+
+# ktap_result PREFIX LINE: the result of one KTAP test line, as
+# PREFIX-<test>: "ok" PASS, a "# SKIP" directive SKIP, "not ok" FAIL,
+# or KNOWN on the distro core when the diagnostic is the recorded one.
+ktap_result() {
+	local prefix=$1 line=$2 ok name diag
+	if ! [[ $line =~ $KTAP_LINE_RE ]]; then
+		fail "@$prefix-ktap-line" "not a KTAP test line: $line"
+		return
+	fi
+	ok=${BASH_REMATCH[1]:-yes}
+	name=${BASH_REMATCH[3]}
+	diag=${BASH_REMATCH[5]}
+	if [[ ${diag^^} == SKIP* ]]; then
+		diag=${diag:4}
+		result SKIP "$prefix-$name" "${SKIP_WHY[$name]:-${diag# }}"
+	elif [[ $ok == yes ]]; then
+		pass "$prefix-$name"
+	elif on_distro_core && known_ktap_failure "$name" "$diag"; then
+		result KNOWN "$prefix-$name" "${KNOWN_DIFF[$name]}"
+	else
+		fail "$prefix-$name" "$diag"
+	fi
+}
+
+# report_ktap FILE PREFIX EXPECTED: one result per KTAP test line of
+# FILE. A module that reports fewer than EXPECTED tests gets one FAIL per
+# missing test; a plan line that disagrees with the tests, or more tests
+# than EXPECTED, is a FAIL of the harness (@PREFIX-ktap-plan).
+report_ktap() {
+	local file=$1 prefix=$2 expected=$3 line plan='' n=0 i
+	while IFS= read -r line; do
+		case $line in
+		"ok "* | "not ok "*)
+			n=$((n + 1))
+			ktap_result "$prefix" "$line"
+			;;
+		"1.."*) plan=${line#1..} ;;
+		esac
+	done <"$file"
+	for ((i = n + 1; i <= expected; i++)); do
+		fail "$prefix-missing-$i" "the module reported $n tests, $expected expected"
+	done
+	if [[ $plan != "$n" ]] || ((n > expected)); then
+		fail "@$prefix-ktap-plan" "plan ${plan:-missing}, $n tests reported, $expected expected"
+	fi
+}
+
+# ktap_not_run PREFIX EXPECTED WHY: the module's tests, not run.
+ktap_not_run() {
+	local i
+	for ((i = 1; i <= $2; i++)); do
+		fail "$1-test-$i" "not run: $3"
+	done
 }
 
 # Load the IB core and the selected rdmavt core.
@@ -112,6 +245,33 @@ load_rvtsw() {
 		set -- "parent=$parent" "$@"
 	fi
 	insmod "$RVTSW_KO" "$@"
+}
+
+# load_refused PARAM ERROR REASON: loading rvtsw with PARAM fails with
+# the errno whose message is ERROR (insmod's words, e.g. "Invalid
+# parameters" for EINVAL), and the kernel log of the attempt says REASON
+# (rvtsw's own words, an extended regexp): refused for that parameter,
+# not for some other cause. rvtsw is not left loaded.
+load_refused() {
+	local param=$1 error=$2 reason=$3 before out log
+	before=$(dmesg | wc -l)
+	if out=$(load_rvtsw "$param" 2>&1); then
+		echo "rvtsw loaded with $param"
+		unload_rvtsw
+		return 1
+	fi
+	log=$(dmesg | tail -n +"$((before + 1))")
+	echo "$param: $out"
+	if ! grep -q -- "$error" <<<"$out"; then
+		echo "$param: refused, but not with '$error'"
+		return 1
+	fi
+	if ! grep -qE -- "rvtsw: $reason" <<<"$log"; then
+		echo "$param: no 'rvtsw: $reason' in the kernel log of the attempt:"
+		echo "$log"
+		return 1
+	fi
+	! lsmod | grep -q '^rvtsw '
 }
 
 unload_rvtsw() {

@@ -3,6 +3,10 @@
 # Debian kernel, with the host's / mounted read-only (tmpfs overlay on top)
 # so the repo and all host tools are at the same paths in the guest.
 #
+# Test results travel on a second serial port (the guest's /dev/ttyS1,
+# named by RVT_RESULTS there) into a file of their own: the kernel's
+# console is ttyS0 only, so printk can never break a result line.
+#
 # Exit status: the guest script's status if the guest finished cleanly;
 # 120 if the guest kernel log has errors (BUG/WARNING/Oops/...), 124 on
 # timeout, 125 if the guest never reported an exit status (crash, panic,
@@ -41,14 +45,19 @@ guest, and guest writes are discarded at power-off.  The guest mounts its
 own /run, /dev, /proc, /sys (so SCRIPT must not live there) and a fresh
 /tmp (unless the repo or SCRIPT is under /tmp).  SCRIPT runs with cwd = the
 current directory (or the repo root if hidden), stdin = /dev/null, and
-RVT_GUEST=1, RVT_REPO, RVT_KVER in its environment; it need not be
-executable (then it is run with bash).
+RVT_GUEST=1, RVT_REPO, RVT_KVER, RVT_RESULTS in its environment, and
+every RVT_* variable of the caller's; it need not be executable (then it
+is run with bash). RVT_RESULTS is a serial port of its own (ttyS1):
+what SCRIPT writes there lands in the results file, untouched by the
+kernel's console messages.
 
 Options:
   --pci-testdev    add '-device pci-testdev' (a PCI parent for drivers)
   --timeout SECS   kill the guest after SECS seconds (default 600)
   --log FILE       serial console log (default build/vm/serial.log; if
                    another run holds it, build/vm/serial.PID.log)
+  --results FILE   what the guest writes to RVT_RESULTS (default: the
+                   console log's name with .results for .log)
   --append ARGS    extra kernel command line arguments
                    (rvt.trace=1 traces the guest's init script)
   --mem MB         guest memory (default 2048)
@@ -67,6 +76,7 @@ PCI_TESTDEV=0
 TIMEOUT=600
 LOG=$BUILD_VM/serial.log
 LOG_IS_DEFAULT=1
+RESULTS=
 APPEND=
 MEM=2048
 SMP=2
@@ -90,6 +100,7 @@ parse_args() {
 		--pci-testdev) PCI_TESTDEV=1 ;;
 		--timeout) need_value "$1" $# && TIMEOUT=$2 && shift ;;
 		--log) need_value "$1" $# && LOG=$2 && LOG_IS_DEFAULT=0 && shift ;;
+		--results) need_value "$1" $# && RESULTS=$2 && shift ;;
 		--append) need_value "$1" $# && APPEND=$2 && shift ;;
 		--mem) need_value "$1" $# && MEM=$2 && shift ;;
 		--smp) need_value "$1" $# && SMP=$2 && shift ;;
@@ -131,10 +142,18 @@ check_host() {
 }
 
 # The job file tells guest-init what to run; it is read over 9p and sourced
-# by bash there, so everything is %q-quoted.
+# by bash there, so everything is %q-quoted. The caller's RVT_* variables
+# (RVT_CORES, RVT_SUITE_TIMEOUT, ...) go along.
 write_job() {
-	local job=$1 a
+	local job=$1 a v
 	{
+		while read -r v; do
+			case $v in
+			RVT_REPO | RVT_NONCE | RVT_SCRIPT | RVT_CWD | RVT_ARGS | \
+			RVT_RESULTS | RVT_GUEST | RVT_KVER) ;;
+			*) printf 'export %s=%q\n' "$v" "${!v}" ;;
+			esac
+		done < <(compgen -e | grep '^RVT_')
 		printf 'export RVT_REPO=%q\n' "$REPO_ROOT"
 		printf 'RVT_NONCE=%q\n' "$NONCE"
 		printf 'RVT_SCRIPT=%q\n' "$SCRIPT"
@@ -170,6 +189,7 @@ qemu_command() {
 		-accel tcg -cpu max -smp "$SMP" -m "$MEM"
 		-nodefaults -no-reboot -display none -monitor none
 		-chardev "file,id=ser0,path=$LOG" -serial chardev:ser0
+		-chardev "file,id=ser1,path=$RESULTS" -serial chardev:ser1
 		-kernel "/boot/vmlinuz-$KVER" -initrd "$initrd"
 		-append "${cmdline[*]} $APPEND"
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
@@ -275,6 +295,9 @@ lock_log() {
 	fi
 	LOG=$(realpath "$LOG")
 	: >"$LOG"
+	[[ -n $RESULTS ]] || RESULTS=${LOG%.log}.results
+	RESULTS=$(realpath -m "$RESULTS")
+	: >"$RESULTS"
 }
 
 cleanup() {

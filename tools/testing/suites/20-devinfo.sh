@@ -4,6 +4,8 @@
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
+plan 9
+
 DEVICES=(rvtsw_0 rvtsw_1)
 PORTS=(1 2)
 
@@ -80,7 +82,7 @@ rdma_link_lists() {
 	done
 }
 
-t load load_rvtsw devices=2 ports=2
+step load load_rvtsw devices=2 ports=2
 t ibv-devices listed_by_ibv_devices
 for dev in "${DEVICES[@]}"; do
 	t "$dev-device-attrs" device_attrs "$dev"
@@ -89,5 +91,5 @@ for dev in "${DEVICES[@]}"; do
 	done
 done
 t rdma-link rdma_link_lists
-t verbs-queries "$PY" "$TESTING_DIR/query_test.py" 2 2
-t unload unload_all
+t verbs-queries "$PY" "$TESTING_DIR/py/query_test.py" 2 2
+step unload unload_all

@@ -4,8 +4,9 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 MAX_PD=8
+plan 1
 
-t load load_rvtsw max_pd=$MAX_PD
+step load load_rvtsw max_pd=$MAX_PD
 # Kernel clients (the MAD layer) may hold PDs of their own; they count
 # against max_pd like any other.
 kernel_pds() {
@@ -16,8 +17,8 @@ pd_test() {
 	local in_use
 	in_use=$(kernel_pds)
 	echo "PDs held by kernel clients: $in_use"
-	"$PY" "$TESTING_DIR/pd_test.py" rvtsw_0 $MAX_PD "$in_use"
+	"$PY" "$TESTING_DIR/py/pd_test.py" rvtsw_0 $MAX_PD "$in_use"
 }
 
 t pd-alloc-dealloc pd_test
-t unload unload_all
+step unload unload_all

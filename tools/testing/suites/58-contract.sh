@@ -4,7 +4,7 @@
 # scripted sequences and logs every callback rdmavt makes into it and what
 # a driver reads after each step. The suite runs it with both
 # personalities on our core and on the distro's, in this one pass, and
-# compares the logs (tools/testing/contract_compare.py): every difference
+# compares the logs (tools/testing/lib/contract_compare.py): every difference
 # must be one of Documentation/contract-differences.txt.
 #
 # Both cores in one pass, not one core per pass of guest.sh: the
@@ -15,13 +15,13 @@
 #
 # The logs are printed at the end, xz-compressed and base64-encoded, one
 # line each ("RVT-CONTRACT-LOG <core>-<personality> <data>"); to read them
-# on the host: tools/testing/contract_logs.sh SERIAL_LOG DIR.
+# on the host: tools/testing/host/contract_logs.sh SERIAL_LOG DIR.
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 KMOD=$REPO/tools/testing/kmod/rvt_contract.ko
 LIST=$REPO/Documentation/contract-differences.txt
-COMPARE=$REPO/tools/testing/contract_compare.py
+COMPARE=$REPO/tools/testing/lib/contract_compare.py
 OUT=/tmp/rvt-contract
 PERSONALITIES=(qib hfi1)
 # The callback neither core ever calls: upstream declares free_all_qps and
@@ -105,21 +105,22 @@ load_named_core() {
 }
 
 if [[ $RVT_CORE != "$(first_core)" ]]; then
+	plan 1
 	result SKIP compare "both cores are compared in the $(first_core) pass"
 	exit 0
 fi
-if [[ ! -f $KMOD ]]; then
-	fail module "$KMOD missing: make tests"
-	exit 0
-fi
-rm -rf "$OUT" && mkdir -p "$OUT"
+# Per core and personality a run, per personality a self-check, then
+# the coverage and the comparison.
+plan $((2 * ${#PERSONALITIES[@]} + ${#PERSONALITIES[@]} + 2))
+step module test -f "$KMOD"
+step clean-out bash -c "rm -rf '$OUT' && mkdir -p '$OUT'"
 for core in ours distro; do
 	unload_all >/dev/null 2>&1
-	t "load-$core" load_named_core "$core"
+	step "load-$core" load_named_core "$core"
 	for pers in "${PERSONALITIES[@]}"; do
 		t "run-$core-$pers" run_one "$core" "$pers"
 	done
-	t "unload-$core" unload_all
+	step "unload-$core" unload_all
 done
 for pers in "${PERSONALITIES[@]}"; do
 	t "selfcheck-$pers" selfcheck "$pers"

@@ -219,10 +219,12 @@ TRAFFIC=(rvt_qp/rvt_qpinsert rvt_tx/rvt_post_one_wr
 	 rvt_tx/rvt_qp_send_completion rvt_cq/rvt_cq_enter
 	 rvt_qp/rvt_qpremove)
 
-t load-core load_core
-t tracing-on tracing_up
+# Twelve tests, and on the distro core the comparison with ours.
+if on_distro_core; then plan 13; else plan 12; fi
+step load-core load_core
+step tracing-on tracing_up
 t events-exist events_exist
-t register phase register load_rvtsw
+step register phase register load_rvtsw
 t register-events fired register rvt/rvt_dbg rvt_cq/rvt_create_cq
 t rc-pingpong phase rc-pingpong pingpong ibv_rc_pingpong -c
 t rc-pingpong-events fired rc-pingpong "${TRAFFIC[@]}" \
@@ -235,10 +237,10 @@ t kernel phase kernel kernel_steps
 t kernel-events fired kernel "${TRAFFIC[@]}" "${RNR[@]}" \
 	rvt_cq/rvt_cq_poll rvt_mr/rvt_sge_new rvt_mr/rvt_sge_adjacent \
 	rvt_mr/rvt_map_mr_sg rvt_mr/rvt_mr_page_seg rvt_rc/rvt_rc_timeout
-t unregister phase unregister unload_rvtsw
+step unregister phase unregister unload_rvtsw
 t unregister-events fired unregister rvt/rvt_dbg
 t all-fired all_fired
-t sets-saved save_sets
+step sets-saved save_sets
 if on_distro_core; then
 	if [[ -f /tmp/rvt-trace-ours.txt ]]; then
 		t same-as-ours same_as_ours
@@ -246,5 +248,5 @@ if on_distro_core; then
 		result SKIP same-as-ours "our core's suite did not run in this boot"
 	fi
 fi
-t tracing-off tracing_down
-t unload unload_all
+step tracing-off tracing_down
+step unload unload_all

@@ -7,6 +7,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 ITERS=20
 TCP_PORT=18515
+plan 11
 
 # pingpong PROG SERVER_DEV:PORT CLIENT_DEV:PORT [ARGS...]: run PROG as a
 # server and as its client, with ARGS on both sides; both must finish,
@@ -60,8 +61,8 @@ loopback_counted() {
 # RC and UC through rdmavt's loopback engine, UD through rvtsw's delivery,
 # SRQ on top of RC: on one port, between two ports of a device and (UD)
 # between two devices. One load serves all: two devices of two ports.
-t load load_rvtsw devices=2 ports=2
-t ready wait_for 50 test -e /dev/infiniband/uverbs1
+step load load_rvtsw devices=2 ports=2
+step ready wait_for 50 test -e /dev/infiniband/uverbs1
 P1=rvtsw_0:1
 t rc-pingpong pingpong ibv_rc_pingpong $P1 $P1 -c
 t rc-pingpong-events-100k pingpong ibv_rc_pingpong $P1 $P1 -c -e -s 100000
@@ -74,4 +75,4 @@ t srq-pingpong pingpong ibv_srq_pingpong $P1 $P1 -c -q 4
 t rc-pingpong-2-ports pingpong ibv_rc_pingpong $P1 rvtsw_0:2 -c
 t ud-pingpong-2-ports pingpong ibv_ud_pingpong $P1 rvtsw_0:2 -c
 t ud-pingpong-2-devices pingpong ibv_ud_pingpong $P1 rvtsw_1:2 -c
-t unload unload_all
+step unload unload_all

@@ -8,6 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 KVER=$(uname -r)
 UPDATES=/lib/modules/$KVER/updates
+plan 10
 
 # What `make install` does, into the guest's writable overlay: both
 # modules under updates/, then depmod. On the distro core only rvtsw is
@@ -60,7 +61,7 @@ if on_distro_core; then
 	PARENT=("parent=$(pci_testdev)")
 fi
 
-t install install_ours
+step install install_ours
 t modprobe-resolves resolves_to_expected_core
 t modprobe-rvtsw modprobe rvtsw "${PARENT[@]}"
 t loaded-core loaded_core_is_expected
@@ -71,4 +72,4 @@ t unload-hfi1 modprobe -r hfi1
 t unload-ib_qib modprobe -r ib_qib
 t unload-rvtsw modprobe -r rvtsw
 t rdmavt-gone bash -c '! lsmod | grep -q "^rdmavt "'
-t uninstall uninstall_ours
+step uninstall uninstall_ours

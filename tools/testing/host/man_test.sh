@@ -8,7 +8,7 @@
 # seq_file users).
 set -uo pipefail
 
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 KVER=$(cat "$REPO/tools/pinned-kernel")
 KERNEL_DOC=${KERNEL_DOC:-/usr/src/linux-headers-${KVER%-*}-common/scripts/kernel-doc}
 MAN_OUT=$(mktemp -d)
@@ -41,7 +41,7 @@ cd "$REPO" || exit 1
 warnings=$(git ls-files '*.c' '*.h' | grep -v '^tools/' |
 	   xargs perl "$KERNEL_DOC" -none -Wall 2>&1)
 [[ -z $warnings ]] || fail "kernel-doc warnings:"$'\n'"$warnings"
-python3 "$REPO/tools/testing/doc_audit.py" || fail "kernel-doc sections missing"
+python3 "$REPO/tools/testing/host/doc_audit.py" || fail "kernel-doc sections missing"
 
 "$REPO/tools/mkman.sh" || fail "mkman.sh failed"
 pages=$(find "$MAN_OUT" -name '*.9' | wc -l)

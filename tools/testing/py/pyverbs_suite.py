@@ -9,27 +9,80 @@ failures and errors with their tracebacks, the skip reasons with their
 counts, then one line per test (PASS, SKIP with its reason, FAIL, ERROR),
 then
 
-  PYVERBS-COUNTS LABEL run N passed N failed N errors N skipped N
+  PYVERBS-COUNTS LABEL run N passed N failed N errors N skipped N random N
 
 and exits 0 only if nothing failed or raised an error.
+
+"random" counts the passes that depend on a draw: test_qp's extended
+creates take a random comp_mask (tests/utils.py,
+random_qp_create_mask). With IBV_QP_INIT_ATTR_PD alone libibverbs'
+ibv_create_qp_ex() takes the plain ibv_create_qp() path into the kernel
+and the test passes; with more bits it needs the provider's
+create_qp_ex, which ipathverbs lacks, and fails with EOPNOTSUPP before
+any call into the kernel: the test skips. Each such create's comp_mask
+is recorded, and a skip "Create ... QP with(out) extended attrs is not
+supported" is accepted only when the create's mask had more than PD (the
+kernel was not reached); otherwise it is counted as a failure.
 """
 import collections
 import os
+import re
 import sys
 import unittest
 from importlib.machinery import SourceFileLoader
 
+import pyverbs.enums as e
+
+EXT_CREATE_SKIP = re.compile(
+    r"^Create (RC|UC|UD) QP with(out)? extended attrs is not supported$")
+# The comp_masks of the extended creates of the running test.
+MASKS = []
+
+
+def record_masks(module):
+    """Wrap the test module's get_qp_init_attr_ex to note each mask."""
+    draw = module.get_qp_init_attr_ex
+
+    def recorded(*args, **kwargs):
+        qia = draw(*args, **kwargs)
+        MASKS.append(qia.comp_mask)
+        return qia
+    module.get_qp_init_attr_ex = recorded
+
 
 class RecordingResult(unittest.TextTestResult):
-    """A TextTestResult that also remembers the tests that passed."""
+    """A TextTestResult that also remembers the tests that passed, and
+    which of them drew a random extended-create mask."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.passed = []
+        self.random = []
+
+    def startTest(self, test):
+        MASKS.clear()
+        super().startTest(test)
 
     def addSuccess(self, test):
         super().addSuccess(test)
         self.passed.append(test)
+        if MASKS:
+            self.random.append(test)
+
+    def addSkip(self, test, reason):
+        if EXT_CREATE_SKIP.match(reason):
+            if not MASKS:
+                self.addFailure(test, (AssertionError, AssertionError(
+                    f"skipped ({reason}) with no extended create recorded"),
+                    None))
+                return
+            if MASKS[-1] == e.IBV_QP_INIT_ATTR_PD:
+                self.addFailure(test, (AssertionError, AssertionError(
+                    f"skipped ({reason}) though its comp_mask was PD only: "
+                    "the create reached the kernel and failed"), None))
+                return
+            reason += f" [comp_mask {MASKS[-1]:#x}: kernel not reached]"
+        super().addSkip(test, reason)
 
 
 def load_suite(tests_dir, device, options):
@@ -40,7 +93,9 @@ def load_suite(tests_dir, device, options):
     parser.parse_args()
     tests = SourceFileLoader(
         "tests", os.path.join(tests_dir, "__init__.py")).load_module()
-    return unittest.defaultTestLoader.loadTestsFromModule(tests)
+    suite = unittest.defaultTestLoader.loadTestsFromModule(tests)
+    record_masks(sys.modules["tests.test_qp"])
+    return suite
 
 
 def summarize(label, result):
@@ -62,7 +117,8 @@ def summarize(label, result):
         for test, _ in entries:
             print(f"  {kind} {test.id()}")
     print(f"PYVERBS-COUNTS {label} run {result.testsRun} passed {passed} "
-          f"failed {failed} errors {errors} skipped {skipped}")
+          f"failed {failed} errors {errors} skipped {skipped} "
+          f"random {len(result.random)}")
     return failed == 0 and errors == 0
 
 

@@ -1,13 +1,13 @@
 #!/bin/bash
 # Host test of tools/abi-check: build stand-in rdmavt.ko modules from
-# tools/testing/abi-fixture, each clean or with one planted ABI defect,
+# tools/testing/fixtures/abi, each clean or with one planted ABI defect,
 # and check that abi-check passes the clean one and fails each defect for
 # the right reason (exit status and the verdict it prints).
 #
 # Usage: abi-check-test.sh [WORKDIR]   (default build/abi-check-test)
 set -uo pipefail
 
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 WORK=${1:-$REPO/build/abi-check-test}
 KDIR=/usr/src/linux-headers-$(cat "$REPO/tools/pinned-kernel")
 FAILED=0
@@ -19,7 +19,7 @@ build() {
 	shift
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp "$REPO"/tools/testing/abi-fixture/{Kbuild,stub.c} "$dir/"
+	cp "$REPO"/tools/testing/fixtures/abi/{Kbuild,stub.c} "$dir/"
 	make -s -C "$KDIR" M="$dir" "$@" modules >"$dir/build.log" 2>&1 || {
 		cat "$dir/build.log"
 		echo "FAIL: building fixture variant ${dir##*/}"

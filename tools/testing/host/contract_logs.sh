@@ -2,7 +2,7 @@
 # contract_logs.sh CONSOLE_LOG DIR: write the rvt_contract logs that the
 # 58-contract suite printed ("RVT-CONTRACT-LOG <name> <xz+base64>") into
 # DIR/<name>.log, for example to compare them again on the host:
-#   tools/testing/contract_compare.py --list Documentation/contract-differences.txt \
+#   tools/testing/lib/contract_compare.py --list Documentation/contract-differences.txt \
 #       qib:DIR/ours-qib.log:DIR/distro-qib.log hfi1:DIR/ours-hfi1.log:DIR/distro-hfi1.log
 set -euo pipefail
 

@@ -471,6 +471,8 @@ def test_churn(env, seconds, seed):
     while time.monotonic() < end:
         n += churn_once(env, rng)
     print(f"worker {seed}: {n} QPs created, walked and destroyed")
+    # A worker that never got a QP churned nothing: the test did not run.
+    check(n > 0, f"worker {seed}: no QP created in {seconds} s")
 
 
 def test_split_reads(env, name, nqps):

@@ -45,7 +45,7 @@ from verbs_checks import check, expect_errno
 DEV = "rvtsw_0"
 # An index no ring of these tests reaches.
 BAD = 0x7fffffff
-PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                      "kmod", "rvt_credit_probe.ko")
 
 

@@ -5,8 +5,8 @@
 # indented perftest output.
 set -uo pipefail
 
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-FIXTURE=$REPO/tools/testing/bench-fixture
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+FIXTURE=$REPO/tools/testing/fixtures/bench
 
 if diff -u "$FIXTURE/expected" \
 	<("$REPO/tools/bench.sh" --table "$FIXTURE/guest.log"); then

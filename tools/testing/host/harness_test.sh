@@ -1,0 +1,107 @@
+#!/bin/bash
+# Host test of the test harness itself, no guest needed: the fixture
+# suites under tools/testing/fixtures/harness/suites run through the real
+# guest.sh and lib.sh on both cores' names, their results go to a
+# results channel (a file here, a serial port of its own in the guest)
+# and the host's tally (lib/results.py, what make check counts) must
+# report each one exactly as recorded in expected.records and
+# expected.table: a SKIP inside a KTAP module's results is a SKIP, a
+# KNOWN is granted only for the recorded symptom and any other failure of
+# that test is a FAIL, a result the suite's plan counts on but never
+# came is a FAIL, a failing setup step is a FAIL and so are the tests it
+# leaves unrun, a suite that exits non-zero or never declares a plan is
+# a FAIL. A second fixture, a channel with a duplicate, a result not asked
+# for, a PASS of a harness result and a kernel line on it, checks the
+# tally's own rules; its console twin shows the kernel line that broke a
+# FAIL there, which the tally never reads. perftest's verdict is checked
+# on recorded outputs: a clock calibration failing under TCG spoils the
+# figures, never the verdict; a lost iteration or, with a calibrated
+# clock, a zero figure is refused. pyverbs_suite.py's accounting
+# of test_qp's randomly drawn creates is checked on fake tests
+# (pyverbs_accounting_test.py).
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+TESTING=$REPO/tools/testing
+FIXTURES=$TESTING/fixtures/harness
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+FAILED=0
+
+check() {
+	local what=$1 expected=$2
+	shift 2
+	if diff -u "$expected" <("$@") >"$WORK/diff"; then
+		echo "ok: $what"
+	else
+		echo "FAIL: $what differs from ${expected#"$REPO"/}:"
+		cat "$WORK/diff"
+		FAILED=1
+	fi
+}
+
+tally() {
+	python3 "$TESTING/lib/results.py" "$@"
+}
+
+# The fixture suites through the real guest runner, on both cores.
+RVT_CORES="ours distro" RVT_RESULTS=$WORK/results \
+	bash "$TESTING/guest.sh" "$FIXTURES"/suites/*.sh >"$WORK/console" 2>&1
+SUITES="fixture dies silent never"	# never: asked for, never run
+check "fixture suites, records" "$FIXTURES/expected.records" \
+	tally --cores "ours distro" --suites "$SUITES" "$WORK/results"
+check "fixture suites, table" "$FIXTURES/expected.table" \
+	tally --table --cores "ours distro" --suites "$SUITES" "$WORK/results"
+
+# The tally's own rules, on a channel written by hand.
+check "channel rules" "$FIXTURES/channel.expected" \
+	tally --cores ours --suites demo "$FIXTURES/channel.results"
+# On the console a kernel line broke the FAIL: counted from there it
+# would be lost. The channel has it whole, and that is what is counted.
+counted=$(tally --cores ours --suites demo "$FIXTURES/channel.results")
+if grep -q '^RVT-RESULT: FAIL ours/demo/lost' "$FIXTURES/console.log" ||
+   ! grep -q '^FAIL ours/demo/lost-on-the-console' <<<"$counted"; then
+	echo "FAIL: the FAIL broken on the console is not counted whole from the channel"
+	FAILED=1
+else
+	echo "ok: a FAIL broken on the console by a kernel line counts from the channel"
+fi
+
+# printk writes to the console, ttyS0 only; results go to ttyS1.
+if grep -q 'console=ttyS0,' "$REPO/tools/vm/run.sh" &&
+   ! grep -q 'console=ttyS1' "$REPO/tools/vm/run.sh" &&
+   grep -q '^RESULTS_TTY=/dev/ttyS1$' "$REPO/tools/vm/guest-init"; then
+	echo "ok: the kernel console (ttyS0) is not the results port (ttyS1)"
+else
+	echo "FAIL: the kernel console and the results port may be one"
+	FAILED=1
+fi
+
+# perftest's verdict (lib/perftest.sh) on recorded outputs: every
+# iteration reported, figures judged only with a calibrated clock.
+# shellcheck disable=SC2317 # called through check
+perftest_verdicts() {
+	local f name
+	# shellcheck source-path=SCRIPTDIR source=../lib.sh
+	source "$TESTING/lib.sh"
+	# shellcheck source-path=SCRIPTDIR source=../lib/perftest.sh
+	source "$TESTING/lib/perftest.sh"
+	for f in "$FIXTURES"/../perftest/*.out; do
+		name=${f##*/}
+		if perf_side_ok "${name%%-*}" "$f" 100 >/dev/null; then
+			echo "ok ${f##*/}"
+		else
+			echo "refused ${f##*/}"
+		fi
+	done
+}
+check "perftest verdicts" "$FIXTURES/../perftest/expected" perftest_verdicts
+
+# pyverbs_suite.py's accounting of the random extended creates.
+/usr/bin/python3 "$TESTING/host/pyverbs_accounting_test.py" || FAILED=1
+
+if ((FAILED)); then
+	echo "console of the fixture run:"
+	sed 's/^/    /' "$WORK/console"
+fi
+exit "$FAILED"
