@@ -82,14 +82,17 @@ DEFINE_EVENT(rvt_rnrnak_template, rvt_rnrnak_add,
 	     TP_PROTO(const struct rvt_qp *qp, u32 usec),
 	     TP_ARGS(qp, usec));
 
-/* rvt_rnrnak_timeout - the wait is over: the send engine is rescheduled. */
+/*
+ * rvt_rnrnak_timeout - the RNR timer's callback ran: the send engine is
+ * rescheduled (whether or not the wait had been called off meanwhile).
+ */
 DEFINE_EVENT(rvt_rnrnak_template, rvt_rnrnak_timeout,
 	     TP_PROTO(const struct rvt_qp *qp, u32 usec),
 	     TP_ARGS(qp, usec));
 
 /*
- * rvt_rnrnak_stop - the timer's callback clears RVT_S_WAIT_RNR, just
- * before rvt_rnrnak_timeout.
+ * rvt_rnrnak_stop - the timer's callback clears RVT_S_WAIT_RNR of a wait
+ * still pending, just before rvt_rnrnak_timeout.
  */
 DEFINE_EVENT(rvt_rnrnak_template, rvt_rnrnak_stop,
 	     TP_PROTO(const struct rvt_qp *qp, u32 usec),
