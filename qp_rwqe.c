@@ -17,6 +17,7 @@
 #include <linux/overflow.h>
 #include "srq.h"
 #include "rq.h"
+#include "wss.h"
 
 /**
  * struct rvt_rwqe_source - where a QP's receive requests come from
@@ -212,13 +213,18 @@ EXPORT_SYMBOL(rvt_get_rwqe);
  *
  * dparms.sge_copy_mode lets a driver ask for non-temporal copies of large
  * transfers (RVT_SGE_COPY_CACHELESS, or RVT_SGE_COPY_ADAPTIVE once the
- * working set outgrows the cache). This core copies with memcpy() in
- * every mode: the data written is the same, only the cache footprint
- * differs, and no driver depends on it for correctness.
+ * working set outgrows the cache): wss.c decides, copy by copy.
  */
 
 /* The bytes a process may poll on to see a message has arrived. */
 #define RVT_COPY_LAST_BYTES 8
+
+/* How rvt_copy_to_sges() stores the data. */
+enum rvt_copy_how {
+	RVT_COPY_CACHED,	/* memcpy() */
+	RVT_COPY_AROUND_CACHE,	/* non-temporal stores */
+	RVT_COPY_IN_ORDER,	/* a byte at a time, in address order */
+};
 
 /* Copy one byte at a time, in address order, each store on its own. */
 static void rvt_copy_in_order(void *dst, const void *src, u32 len)
@@ -234,7 +240,7 @@ static void rvt_copy_in_order(void *dst, const void *src, u32 len)
 /* Copy @length bytes into @ss; return the first byte of @data not copied. */
 static const void *rvt_copy_to_sges(struct rvt_sge_state *ss,
 				    const void *data, u32 length,
-				    bool release, bool in_order)
+				    bool release, enum rvt_copy_how how)
 {
 	while (length) {
 		u32 len = rvt_get_sge_length(&ss->sge, length);
@@ -242,8 +248,10 @@ static const void *rvt_copy_to_sges(struct rvt_sge_state *ss,
 		/* Callers never copy more than the SGEs hold. */
 		if (WARN_ON_ONCE(!len))
 			break;
-		if (in_order)
+		if (how == RVT_COPY_IN_ORDER)
 			rvt_copy_in_order(ss->sge.vaddr, data, len);
+		else if (how == RVT_COPY_AROUND_CACHE)
+			rvt_copy_nontemporal(ss->sge.vaddr, data, len);
 		else
 			memcpy(ss->sge.vaddr, data, len);
 		rvt_update_sge(ss, len, release);
@@ -271,13 +279,20 @@ void rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss,
 		  void *data, u32 length, bool release, bool copy_last)
 {
 	u32 last = copy_last ? min_t(u32, length, RVT_COPY_LAST_BYTES) : 0;
+	enum rvt_copy_how how = RVT_COPY_CACHED;
 	const void *rest;
 
-	rest = rvt_copy_to_sges(ss, data, length - last, release, false);
+	if (rvt_copy_cacheless(ib_to_rvt(qp->ibqp.device), ss->sge.vaddr,
+			       length))
+		how = RVT_COPY_AROUND_CACHE;
+	rest = rvt_copy_to_sges(ss, data, length - last, release, how);
 	if (!last)
 		return;
 	/* Everything before the last bytes is visible once they are. */
-	smp_wmb();
-	rvt_copy_to_sges(ss, rest, last, release, true);
+	if (how == RVT_COPY_AROUND_CACHE)
+		wmb();	/* smp_wmb() does not order non-temporal stores */
+	else
+		smp_wmb();	/* pairs with the poller's read of the last bytes */
+	rvt_copy_to_sges(ss, rest, last, release, RVT_COPY_IN_ORDER);
 }
 EXPORT_SYMBOL(rvt_copy_sge);

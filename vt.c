@@ -25,6 +25,7 @@
 #include "mr.h"
 #include "qp.h"
 #include "srq.h"
+#include "wss.h"
 #include "trace_rvt.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
@@ -287,6 +288,61 @@ static void rvt_set_core_attrs(struct rvt_dev_info *rdi)
 }
 
 /**
+ * rvt_init_device_state - set up what rdmavt keeps per device
+ * @rdi: the device being registered
+ *
+ * The QP table and counts, rdmavt's verbs (under the driver's own), the
+ * per-object counts, the lkey table and the copy mode's working-set
+ * estimate.
+ *
+ * Context: process context.
+ * Return: 0, -EINVAL for unusable QP table parameters, or -ENOMEM.
+ */
+static int rvt_init_device_state(struct rvt_dev_info *rdi)
+{
+	int ret;
+
+	ret = rvt_driver_qp_init(rdi);
+	if (ret)
+		return ret;
+	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
+	rvt_driver_pd_init(rdi);
+	rvt_driver_cq_init(rdi);
+	rvt_mmap_init(rdi);
+	rvt_driver_ah_init(rdi);
+	rvt_driver_mcast_init(rdi);
+	rvt_driver_srq_init(rdi);
+	ret = rvt_driver_mr_init(rdi);
+	if (ret)
+		goto qp_exit;
+	ret = rvt_wss_init(rdi);
+	if (ret)
+		goto mr_exit;
+	return 0;
+
+mr_exit:
+	rvt_mr_exit(rdi);
+qp_exit:
+	rvt_qp_exit(rdi);
+	return ret;
+}
+
+/**
+ * rvt_exit_device_state - undo rvt_init_device_state()
+ * @rdi: the device, unregistered from the IB core or never registered
+ *
+ * QPs first: resetting those left drops their memory region references.
+ *
+ * Context: process context; may sleep.
+ */
+static void rvt_exit_device_state(struct rvt_dev_info *rdi)
+{
+	rvt_qp_exit(rdi);
+	rvt_mr_exit(rdi);
+	rvt_wss_exit(rdi);
+}
+
+/**
  * rvt_register_device - check a driver's device and register it with
  *			 the IB core
  * @rdi: the device, from rvt_alloc_device(), with dparms, driver_f, the
@@ -314,29 +370,16 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 		return ret;
 
 	trace_rvt_dbg(rdi, "registering with rdmavt");
-	ret = rvt_driver_qp_init(rdi);
+	ret = rvt_init_device_state(rdi);
 	if (ret)
 		return ret;
-	ib_set_device_ops(&rdi->ibdev, &rvt_dev_ops);
-	rvt_driver_pd_init(rdi);
-	rvt_driver_cq_init(rdi);
-	rvt_mmap_init(rdi);
-	rvt_driver_ah_init(rdi);
-	rvt_driver_mcast_init(rdi);
-	rvt_driver_srq_init(rdi);
-	ret = rvt_driver_mr_init(rdi);
-	if (ret) {
-		rvt_qp_exit(rdi);
-		return ret;
-	}
 	rvt_set_core_attrs(rdi);
 
 	ret = ib_register_device(&rdi->ibdev, dev_name(&rdi->ibdev.dev), NULL);
 	if (ret) {
 		ibdev_err(&rdi->ibdev, "IB core registration failed: %d\n",
 			  ret);
-		rvt_mr_exit(rdi);
-		rvt_qp_exit(rdi);
+		rvt_exit_device_state(rdi);
 		return ret;
 	}
 	/* As upstream: a port without QP0 has no agent, and that is fine. */
@@ -369,8 +412,7 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 	trace_rvt_dbg(rdi, "unregistering from rdmavt");
 	rvt_free_mad_agents(rdi);
 	ib_unregister_device(&rdi->ibdev);
-	rvt_qp_exit(rdi);
-	rvt_mr_exit(rdi);
+	rvt_exit_device_state(rdi);
 	groups = rvt_mcast_groups_left(rdi);
 	if (groups)
 		ibdev_err(&rdi->ibdev, "%u multicast group(s) leaked\n",

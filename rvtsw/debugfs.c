@@ -344,6 +344,25 @@ static const struct file_operations rvtsw_qp_stats_fops = {
 	.release = seq_release_private,
 };
 
+/*
+ * copy_mode: the sge_copy_mode rdmavt was given and, in the adaptive
+ * mode, its working-set estimate (struct rvt_wss): pages counted and the
+ * count from which large copies go around the cache. The counters are
+ * atomics rdmavt updates as it copies; a read is a snapshot.
+ */
+static int rvtsw_copy_mode_show(struct seq_file *s, void *unused)
+{
+	struct rvt_dev_info *rdi = s->private;
+	struct rvt_wss *wss = rdi->wss;
+
+	seq_printf(s, "mode %u\n", rdi->dparms.sge_copy_mode);
+	if (wss)
+		seq_printf(s, "working_set_pages %d\nthreshold_pages %d\n",
+			   atomic_read(&wss->total_count), wss->threshold);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rvtsw_copy_mode);
+
 /**
  * rvtsw_debugfs_add - create a device's debugfs directory
  * @dev: the device, registered
@@ -358,6 +377,8 @@ void rvtsw_debugfs_add(struct rvtsw_dev *dev)
 					  rvtsw_debugfs_root);
 	debugfs_create_file("qp_stats", 0444, dev->debugfs, &dev->rdi,
 			    &rvtsw_qp_stats_fops);
+	debugfs_create_file("copy_mode", 0444, dev->debugfs, &dev->rdi,
+			    &rvtsw_copy_mode_fops);
 }
 
 /**

@@ -45,6 +45,11 @@ module_param(qp_table_size, uint, 0444);
 MODULE_PARM_DESC(qp_table_size,
 		 "Buckets of the QP table, not 0 (default 256)");
 
+static unsigned int sge_copy_mode = RVT_SGE_COPY_MEMCPY;
+module_param(sge_copy_mode, uint, 0444);
+MODULE_PARM_DESC(sge_copy_mode,
+		 "How rdmavt copies large transfers: 0 memcpy, 1 around the cache, 2 around it once the working set outgrows it (default 0)");
+
 static int qpn_res_start;
 module_param(qpn_res_start, int, 0444);
 MODULE_PARM_DESC(qpn_res_start,
@@ -141,7 +146,7 @@ static void rvtsw_set_params(struct rvtsw_dev *dev)
 	rvtsw_set_props(dev);
 	dparms->lkey_table_size = 16;
 	dparms->qp_table_size = qp_table_size;
-	dparms->sge_copy_mode = RVT_SGE_COPY_MEMCPY;
+	dparms->sge_copy_mode = sge_copy_mode;
 	dparms->qpn_start = 1;
 	dparms->qpn_inc = 1;
 	dparms->qos_shift = 0;

@@ -7,7 +7,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 ITERS=20
 TCP_PORT=18515
-plan 11
+plan 14
 
 # pingpong PROG SERVER_DEV:PORT CLIENT_DEV:PORT [ARGS...]: run PROG as a
 # server and as its client, with ARGS on both sides; both must finish,
@@ -76,3 +76,21 @@ t rc-pingpong-2-ports pingpong ibv_rc_pingpong $P1 rvtsw_0:2 -c
 t ud-pingpong-2-ports pingpong ibv_ud_pingpong $P1 rvtsw_0:2 -c
 t ud-pingpong-2-devices pingpong ibv_ud_pingpong $P1 rvtsw_1:2 -c
 step unload unload_all
+
+# The copy modes a driver can ask rdmavt for (dparms.sge_copy_mode): the
+# data of 100 kB RC messages arrives intact (-c) when copied around the
+# cache (1) and adaptively (2); in the adaptive mode rdmavt's working-set
+# estimate counted the pages the messages landed in.
+COPY_MODE=/sys/kernel/debug/rvtsw/rvtsw_0/copy_mode
+working_set_counted() {
+	cat "$COPY_MODE"
+	grep -qx 'mode 2' "$COPY_MODE" &&
+		(($(sed -n 's/^working_set_pages //p' "$COPY_MODE") > 0))
+}
+step load-copy-cacheless load_rvtsw sge_copy_mode=1
+t rc-pingpong-copy-cacheless pingpong ibv_rc_pingpong $P1 $P1 -c -s 100000
+step unload-copy-cacheless unload_all
+step load-copy-adaptive load_rvtsw sge_copy_mode=2
+t rc-pingpong-copy-adaptive pingpong ibv_rc_pingpong $P1 $P1 -c -s 100000
+t copy-adaptive-working-set working_set_counted
+step unload-copy-adaptive unload_all
