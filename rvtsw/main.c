@@ -147,6 +147,14 @@ static void rvtsw_set_params(struct rvtsw_dev *dev)
 	dparms->lkey_table_size = 16;
 	dparms->qp_table_size = qp_table_size;
 	dparms->sge_copy_mode = sge_copy_mode;
+	/*
+	 * The adaptive mode's estimate (hfi1's defaults): copies go around
+	 * the cache once the pages written recently fill 80% of the last
+	 * level cache; every 256th copy forgets a word of pages. Left 0, a
+	 * period would forget at every copy and the estimate stay near 0.
+	 */
+	dparms->wss_threshold = 80;
+	dparms->wss_clean_period = 256;
 	dparms->qpn_start = 1;
 	dparms->qpn_inc = 1;
 	dparms->qos_shift = 0;
