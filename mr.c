@@ -390,11 +390,16 @@ static void rvt_mr_clean_qp(struct rvt_qp *qp, u64 v)
 /*
  * Stop lookups from finding @mr and let the references drain. After an
  * RCU grace period no lookup can still be about to take one; killing the
- * initial reference then lets the last user complete mr->comp.
+ * initial reference then lets the last user complete mr->comp. As for a
+ * QP leaving the QP table (qp_table.c), the wait is only for what is left
+ * of a grace period begun at the unpublish, expedited.
  */
 static void rvt_mr_start_drain(struct rvt_dev_info *rdi, struct rvt_mr *mr)
 {
+	unsigned long gp;
+
 	rvt_lkey_unpublish(rdi, mr);
+	gp = get_state_synchronize_rcu();
 	/*
 	 * QPs may hold references in SGE states that only end when they are
 	 * flushed: QPs of the region's PD that still use it go to ERR. The
@@ -402,7 +407,7 @@ static void rvt_mr_start_drain(struct rvt_dev_info *rdi, struct rvt_mr *mr)
 	 */
 	if (mr->mr.lkey)
 		rvt_qp_iter(rdi, (u64)(uintptr_t)&mr->mr, rvt_mr_clean_qp);
-	synchronize_rcu();
+	cond_synchronize_rcu_expedited(gp);
 	percpu_ref_kill(&mr->mr.refcount);
 	mr->draining = true;
 }
@@ -417,8 +422,8 @@ static void rvt_mr_start_drain(struct rvt_dev_info *rdi, struct rvt_mr *mr)
  * finish in time the region stays unusable but allocated, and a later
  * call (the IB core retries when the user context goes) tries again.
  *
- * Context: process context; sleeps for an RCU grace period and up to
- * RVT_MR_DRAIN_TIMEOUT_SECS.
+ * Context: process context; may sleep for what is left of an RCU grace
+ * period, and up to RVT_MR_DRAIN_TIMEOUT_SECS.
  * Return: 0, or -EBUSY if references remain after the timeout.
  */
 int rvt_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)

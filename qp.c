@@ -346,21 +346,23 @@ static void rvt_init_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
  * @rdi: the device
  * @qp: a QP entering RESET
  * @unlinked: it was just taken out of the QP table
+ * @gp: if so, the RCU state rvt_unlink_qp() gave
  *
  * The driver's send engine, the timers, the driver's in-flight work, and
  * lookups that found the QP in the table before it was unlinked (whose
- * reference is then dropped).
+ * reference is then dropped). The lookups come last: the rest takes long
+ * enough that their grace period has often passed by then.
  *
  * Context: process context, without the QP's locks; sleeps.
  */
 static void rvt_quiesce_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
-			   bool unlinked)
+			   bool unlinked, unsigned long gp)
 {
 	rdi->driver_f.stop_send_queue(qp);
 	rvt_del_timers_sync(qp);
 	rdi->driver_f.quiesce_qp(qp);
 	if (unlinked)
-		rvt_release_qp_link(qp);
+		rvt_release_qp_link(qp, gp);
 }
 
 /**
@@ -387,6 +389,7 @@ void _rvt_reset_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	lockdep_assert_held(&qp->s_lock);
 
 	if (qp->state != IB_QPS_RESET) {
+		unsigned long gp = 0;
 		bool unlinked;
 
 		/* From here on nothing posts, processes or arms timers. */
@@ -400,10 +403,10 @@ void _rvt_reset_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 		 * racing with the rest of this reset re-links the QP once,
 		 * never twice.
 		 */
-		unlinked = rvt_unlink_qp(rdi, qp);
+		unlinked = rvt_unlink_qp(rdi, qp, &gp);
 
 		rvt_qp_unlock(qp);
-		rvt_quiesce_qp(rdi, qp, unlinked);
+		rvt_quiesce_qp(rdi, qp, unlinked, gp);
 		rvt_qp_lock(qp);
 
 		rvt_clear_mr_refs(qp, true);

@@ -58,8 +58,9 @@ int rvt_alloc_qpn(struct rvt_dev_info *rdi, struct rvt_qpn_table *qpt,
 void rvt_free_qpn(struct rvt_qpn_table *qpt, u32 qpn, enum ib_qp_type type,
 		  u32 port_num);
 void rvt_insert_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp);
-bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp);
-void rvt_release_qp_link(struct rvt_qp *qp);
+bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+		   unsigned long *gp);
+void rvt_release_qp_link(struct rvt_qp *qp, unsigned long gp);
 
 /* qp_timer.c */
 void rvt_init_qp_timers(struct rvt_qp *qp);

@@ -395,6 +395,20 @@ void rvt_free_qpn(struct rvt_qpn_table *qpt, u32 qpn, enum ib_qp_type type,
  * the table holds a reference on it for that time; a removed QP's memory
  * and number stay untouched until a grace period has passed.
  *
+ * That grace period is what a QP's teardown costs: a normal one is
+ * milliseconds, and a job that destroys 100k QPs one after the other
+ * would wait minutes. So removal notes the RCU state at unlink
+ * (get_state_synchronize_rcu(), after the unlink's store), and the
+ * release waits only if no grace period has ended since, and then for an
+ * expedited one. Safe because a reader can only find the QP if its read
+ * section began before the unlink was visible, hence before the noted
+ * state; any grace period that ends after that state waited for it, normal
+ * or expedited. Often none is left to wait for: stopping the send engine
+ * and the timers between unlink and release takes a while. Kernels that
+ * must not expedite (rcupdate.rcu_normal, which PREEMPT_RT turns on after
+ * boot) get a normal grace period from the same call. mr.c frees lkeys
+ * the same way.
+ *
  * Chains are kept sorted by QPN. Lookups do not care, but an iterator that
  * had to leave the RCU read section (rvt_qp_iter() calls its callback
  * outside it) can then resume after "the last QPN seen" in its bucket and
@@ -567,14 +581,18 @@ void rvt_insert_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp)
  * @rdi: the device
  * @qp: the QP; nothing happens if it is not in the table
  *
+ * @gp: set, if the QP was in the table, to the RCU state after which no
+ *	lookup can find it
+ *
  * Lookups already under way may still find the QP: the caller must let a
  * grace period pass before it reuses or frees anything a reader looks at,
- * then drop the table's reference (rvt_release_qp_link()).
+ * then drop the table's reference: rvt_release_qp_link(@qp, *@gp).
  *
  * Context: any; takes qpt_lock with interrupts saved.
  * Return: true if the QP was in the table.
  */
-bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp)
+bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+		   unsigned long *gp)
 {
 	struct rvt_qp __rcu **link;
 	struct rvt_qp *cur;
@@ -595,21 +613,26 @@ bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 		link = &cur->next;
 	}
 	spin_unlock_irqrestore(&rdi->qp_dev->qpt_lock, flags);
+	/* Full ordering: the unlink is visible before the state is read. */
+	if (found)
+		*gp = get_state_synchronize_rcu();
 	return found;
 }
 
 /**
  * rvt_release_qp_link - finish rvt_unlink_qp()
  * @qp: a QP rvt_unlink_qp() took out of the table
+ * @gp: the RCU state rvt_unlink_qp() gave
  *
- * Returns once no RCU reader can still hold the QP from a lookup, with
- * the table's reference dropped.
+ * Returns once no RCU reader can still hold the QP from a lookup (at
+ * once if a grace period has ended since @gp; see the top of the table's
+ * section), with the table's reference dropped.
  *
- * Context: process context; sleeps in synchronize_rcu().
+ * Context: process context; may sleep for an expedited grace period.
  */
-void rvt_release_qp_link(struct rvt_qp *qp)
+void rvt_release_qp_link(struct rvt_qp *qp, unsigned long gp)
 {
-	synchronize_rcu();
+	cond_synchronize_rcu_expedited(gp);
 	rvt_put_qp(qp);
 }
 

@@ -4,6 +4,7 @@
  */
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/log2.h>
 #include "rvtsw.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
@@ -39,11 +40,17 @@ module_param(max_qp, uint, 0444);
 MODULE_PARM_DESC(max_qp,
 		 "Queue pairs per device, QP0 and QP1 included (default 16384)");
 
-/* Handed to rdmavt as they are: testing its checks is their purpose. */
-static unsigned int qp_table_size = 256;
-module_param(qp_table_size, uint, 0444);
+/*
+ * Handed to rdmavt as they are: testing its checks is their purpose. Left
+ * at -1, the QP table gets a bucket per QP rvtsw allows (max_qp rounded
+ * up to a power of 2), so that a lookup stays one step however many QPs
+ * live: 8 bytes per QP.
+ */
+#define RVTSW_QPN_SPACE BIT(24)
+static int qp_table_size = -1;
+module_param(qp_table_size, int, 0444);
 MODULE_PARM_DESC(qp_table_size,
-		 "Buckets of the QP table, not 0 (default 256)");
+		 "Buckets of the QP table, not 0 (default -1: max_qp rounded up to a power of 2)");
 
 static unsigned int sge_copy_mode = RVT_SGE_COPY_MEMCPY;
 module_param(sge_copy_mode, uint, 0444);
@@ -145,7 +152,8 @@ static void rvtsw_set_params(struct rvtsw_dev *dev)
 
 	rvtsw_set_props(dev);
 	dparms->lkey_table_size = 16;
-	dparms->qp_table_size = qp_table_size;
+	dparms->qp_table_size = qp_table_size >= 0 ? qp_table_size :
+		roundup_pow_of_two(clamp(max_qp, 2U, RVTSW_QPN_SPACE));
 	dparms->sge_copy_mode = sge_copy_mode;
 	/*
 	 * The adaptive mode's estimate (hfi1's defaults): copies go around

@@ -7,9 +7,11 @@
 #
 # `bench.sh --table LOG` only prints the table of a guest log.
 #
-# RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier)
+# RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier),
+# RVT_BENCH_QPS (live QPs of the scale rows, default 1000,10000,100000)
 # and RVT_BENCH_TARGETS (default "ours distro rxe") are passed to the
-# guest's half, tools/testing/bench-guest.sh.
+# guest's half, tools/testing/bench-guest.sh; RVT_BENCH_MEM is the
+# guest's memory in MB (default 6144: 100k QPs take more than a GB).
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,6 +23,8 @@ OUT=$REPO/build/bench
 # faster (for latencies the ratio is inverted so that this holds too).
 table() {
 	awk '
+	# Times and sizes: less is better.
+	function lower_better(u) { return u == "usec" || u == "ns" || u == "B/QP" }
 	function median(list,    n, v, i, j, x) {
 		n = split(list, v, " ")
 		for (i = 2; i <= n; i++)
@@ -38,12 +42,12 @@ table() {
 		runs[t, b] = runs[t, b] " " $4
 	}
 	END {
-		printf "%-16s %-5s", "benchmark", "unit"
+		printf "%-22s %-5s", "benchmark", "unit"
 		for (i = 1; i <= nt; i++) printf " %10s", targets[i]
 		print "   ours/distro"
 		for (j = 1; j <= nb; j++) {
 			b = names[j]
-			printf "%-16s %-5s", b, unit[b]
+			printf "%-22s %-5s", b, unit[b]
 			for (i = 1; i <= nt; i++) {
 				k = targets[i] SUBSEP b
 				if (k in failed) value[k] = "failed"
@@ -53,7 +57,7 @@ table() {
 			}
 			o = value["ours", b]; d = value["distro", b]
 			if (o + 0 > 0 && d + 0 > 0)
-				printf "   %.2fx", unit[b] == "usec" ? d / o : o / d
+				printf "   %.2fx", lower_better(unit[b]) ? d / o : o / d
 			print ""
 		}
 	}' "$1"
@@ -63,12 +67,14 @@ main() {
 	local rc=0 targets
 	read -ra targets <<<"${RVT_BENCH_TARGETS:-}"
 	mkdir -p "$OUT"
-	make -C "$REPO" modules >"$OUT/build.log" 2>&1 ||
+	make -C "$REPO" tests >"$OUT/build.log" 2>&1 ||
 		{ cat "$OUT/build.log"; return 1; }
 	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
+		--mem "${RVT_BENCH_MEM:-6144}" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" \
 		"$REPO/tools/testing/bench-guest.sh" \
 		--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}" \
+		--scale-counts "${RVT_BENCH_QPS:-1000,10000,100000}" \
 		"${targets[@]}" >"$OUT/guest.log" 2>&1 ||
 		rc=$?
 	echo "medians of ${RVT_BENCH_ROUNDS:-3} rounds; every run in $OUT/guest.log"

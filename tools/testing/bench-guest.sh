@@ -7,9 +7,11 @@
 # go through every target in turn, so that a slow spell of the host does
 # not fall on one target only. Everything else is indented.
 #
-# Usage: bench-guest.sh [--rounds N] [--scale N] [TARGET...]: N rounds
-# (default 3), iteration counts multiplied by N (default 1), targets
-# among ours, distro and rxe (default all three).
+# Usage: bench-guest.sh [--rounds N] [--scale N] [--scale-counts LIST]
+# [TARGET...]: N rounds (default 3), iteration counts multiplied by N
+# (default 1), the numbers of live QPs the scale rows are measured at
+# (default 1000,10000,100000), targets among ours, distro and rxe
+# (default all three).
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -70,6 +72,34 @@ bench() {
 	fi
 }
 
+# The QP table at scale (tools/testing/kmod/rvt_scale_bench.ko): per-QP
+# costs with SCALE_COUNTS QPs alive, on the rdmavt cores only (rxe has no
+# QP table of rdmavt's), as rows scale_<figure>_<count>.
+SCALE_KO=$REPO/tools/testing/kmod/rvt_scale_bench.ko
+SCALE_RESULTS=/sys/kernel/debug/rvt_scale_bench/results
+SCALE_COUNTS=1000,10000,100000
+
+scale_bench() {
+	local target=$1 max=0 count n figure value unit
+	[[ $target == ours || $target == distro ]] || return 0
+	for count in ${SCALE_COUNTS//,/ }; do
+		((count > max)) && max=$count
+	done
+	echo "== $target scale: $SCALE_COUNTS" >>"$LOG"
+	if ! RVT_CORE=$target load_rvtsw max_qp=$((max + 16)) >>"$LOG" 2>&1 ||
+		! insmod "$SCALE_KO" "counts=$SCALE_COUNTS" >>"$LOG" 2>&1; then
+		echo "RVT-BENCH $target scale failed -"
+		((FAILURES++))
+		unload_all >>"$LOG" 2>&1
+		return
+	fi
+	while read -r n figure value unit; do
+		echo "RVT-BENCH $target scale_${figure}_$n $value $unit"
+	done <"$SCALE_RESULTS"
+	rmmod rvt_scale_bench
+	unload_all >>"$LOG" 2>&1
+}
+
 run_target() {
 	local target=$1 entry
 	if ! target_up "$target" >>"$LOG" 2>&1; then
@@ -83,6 +113,7 @@ run_target() {
 		bench "$target" $entry
 	done
 	target_down "$target" >>"$LOG" 2>&1
+	scale_bench "$target"
 }
 
 parse_args() {
@@ -90,13 +121,15 @@ parse_args() {
 		case $1 in
 		--rounds) ROUNDS=$2 && shift ;;
 		--scale) SCALE=$2 && shift ;;
+		--scale-counts) SCALE_COUNTS=$2 && shift ;;
 		*) break ;;
 		esac
 		shift
 	done
 	(($# == 0)) || TARGETS="$*"
-	[[ $ROUNDS =~ ^[1-9][0-9]*$ && $SCALE =~ ^[1-9][0-9]*$ ]] ||
-		{ echo "bad --rounds or --scale" >&2; return 2; }
+	[[ $ROUNDS =~ ^[1-9][0-9]*$ && $SCALE =~ ^[1-9][0-9]*$ &&
+		$SCALE_COUNTS =~ ^[1-9][0-9]*(,[1-9][0-9]*){0,7}$ ]] ||
+		{ echo "bad --rounds, --scale or --scale-counts" >&2; return 2; }
 }
 
 main() {

@@ -10,12 +10,27 @@ MAX_QP=64
 WORKERS=4
 SECONDS_RUN=${RVT_QP_STRESS_SECONDS:-20}
 QP_STATS=/sys/kernel/debug/rvtsw/$DEV/qp_stats
-plan 4
+plan 5
 
 qp_test() { "$PY" "$TESTING_DIR/py/qp_test.py" "$DEV" "$@"; }
 
 qp_count() {
 	rdma resource show qp | grep -c "link $DEV/"
+}
+
+# rvt_scale_bench.ko at a small size: creates N QPs, moves them to INIT,
+# looks every one up by number (rvt_lookup_qpn(), as drivers do) and
+# walks them with rvt_qp_iter(); it refuses to load if a lookup misses or
+# the walk skips a QP. Its figures are make bench's business.
+scale_smoke() {
+	local n=$1 figures
+	insmod "$REPO/tools/testing/kmod/rvt_scale_bench.ko" "counts=$n" \
+		destroy_sample=20 || return
+	figures=$(cut -d' ' -f2 /sys/kernel/debug/rvt_scale_bench/results |
+		tr '\n' ' ')
+	cat /sys/kernel/debug/rvt_scale_bench/results
+	rmmod rvt_scale_bench
+	[[ $figures == "create init memory lookup iter destroy " ]]
 }
 
 mad_qps_up() {
@@ -64,3 +79,8 @@ t nothing-left nothing_left
 skip_on_distro "WARNs the distro core: its rvt_create_qp error path at max_qp vfree()s a user RQ ring that is no vmalloc area" \
 	max-qp-count-intact qp_test max-qp "$MAX_QP" 4
 step unload unload_all
+
+# rvtsw's default QP table (a bucket per QP of max_qp) with 2000 QPs.
+step load-many load_rvtsw max_qp=2048
+t many-qps-found-and-walked scale_smoke 2000
+step unload-many unload_all
