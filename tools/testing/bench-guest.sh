@@ -100,6 +100,31 @@ scale_bench() {
 	unload_all >>"$LOG" 2>&1
 }
 
+# The core's own cost per work request (tools/testing/kmod/
+# rvt_wr_bench.ko): SENDs posted and polled in the kernel, as rows
+# wr_<type>_<bytes> in ns per request; rdmavt cores only.
+WR_KO=$REPO/tools/testing/kmod/rvt_wr_bench.ko
+WR_RESULTS=/sys/kernel/debug/rvt_wr_bench/results
+
+wr_bench() {
+	local target=$1 type bytes ns mbs
+	[[ $target == ours || $target == distro ]] || return 0
+	echo "== $target wr: iters=$((20000 * SCALE))" >>"$LOG"
+	if ! RVT_CORE=$target load_rvtsw >>"$LOG" 2>&1 ||
+		! insmod "$WR_KO" "iters=$((20000 * SCALE))" >>"$LOG" 2>&1; then
+		echo "RVT-BENCH $target wr failed -"
+		((FAILURES++))
+		unload_all >>"$LOG" 2>&1
+		return
+	fi
+	while read -r type bytes ns mbs; do
+		echo "RVT-BENCH $target wr_${type}_$bytes $ns ns"
+		echo "$target wr_${type}_$bytes: $mbs MB/s" >>"$LOG"
+	done <"$WR_RESULTS"
+	rmmod rvt_wr_bench
+	unload_all >>"$LOG" 2>&1
+}
+
 run_target() {
 	local target=$1 entry
 	if ! target_up "$target" >>"$LOG" 2>&1; then
@@ -113,6 +138,7 @@ run_target() {
 		bench "$target" $entry
 	done
 	target_down "$target" >>"$LOG" 2>&1
+	wr_bench "$target"
 	scale_bench "$target"
 }
 
