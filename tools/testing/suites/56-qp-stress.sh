@@ -72,8 +72,8 @@ nothing_left() {
 step load load_rvtsw max_qp=$MAX_QP ports=2 qp_table_size=2
 step mad-qps-up wait_for 100 mad_qps_up
 t split-reads-resume qp_test split-reads 24
-known_on_distro "upstream keeps no order in a hash bucket: when the QP a split read stopped at goes away and another comes first, the read may show a QP twice" \
-	'^stress verdict: reader: read [0-9]+: a QP twice; workers: all ok$' \
+known_on_distro "upstream keeps no order in a hash bucket: when the QP a split read stopped at goes away and another comes first, the read may show a QP twice or miss one" \
+	'^stress verdict: reader: read [0-9]+: (a QP twice|a stable QP missing); workers: all ok$' \
 	churn-while-reading stress
 t nothing-left nothing_left
 skip_on_distro "WARNs the distro core: its rvt_create_qp error path at max_qp vfree()s a user RQ ring that is no vmalloc area" \
