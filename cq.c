@@ -91,13 +91,19 @@ static size_t rvt_cq_ring_size(bool user, u32 entries)
 	return struct_size_t(struct rvt_k_cq_wc, kqueue, entries + 1);
 }
 
-/* A zeroed ring: user rings come from vmalloc_user() so they can be mapped. */
+/*
+ * A zeroed ring: user rings come from vmalloc_user() so they can be
+ * mapped; kernel rings from kvzalloc(), a slab object when small, which
+ * spares creation and destruction vmalloc's page-table work.
+ */
 static void *rvt_cq_alloc_ring(struct rvt_dev_info *rdi, bool user,
 			       u32 entries)
 {
 	size_t size = rvt_cq_ring_size(user, entries);
 
-	return user ? vmalloc_user(size) : vzalloc_node(size, rdi->dparms.node);
+	if (user)
+		return vmalloc_user(size);
+	return kvzalloc_node(size, GFP_KERNEL, rdi->dparms.node);
 }
 
 static u32 rvt_cq_advance(const struct rvt_cq *cq, u32 index)
@@ -372,7 +378,7 @@ int rvt_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	if (cq->ip)
 		rvt_put_mmap_info(cq->ip);
 	else
-		vfree(cq->kqueue);
+		kvfree(cq->kqueue);
 	rvt_count_put(&cq->rdi->n_cqs_lock, &cq->rdi->n_cqs_allocated);
 	return 0;
 }

@@ -153,7 +153,8 @@ void rvt_put_mmap_info(struct rvt_mmap_info *ip)
 
 /**
  * rvt_free_ring - free a CQ's or SRQ's ring that a resize does not keep
- * @ring: the ring, from vmalloc_user() or vzalloc()
+ * @ring: the ring, from vmalloc_user(), or vzalloc() or kvzalloc() for a
+ *	  kernel consumer's
  * @ip: its descriptor if it is a user ring, else NULL. The descriptor
  *	owns a user ring, which the process may still have mapped: the ring
  *	goes with the last reference.
@@ -165,7 +166,7 @@ void rvt_free_ring(void *ring, struct rvt_mmap_info *ip)
 	if (ip)
 		rvt_put_mmap_info(ip);
 	else
-		vfree(ring);
+		kvfree(ring);
 }
 
 /**

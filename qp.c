@@ -789,7 +789,7 @@ static int rvt_alloc_sq(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	size_t stride = struct_size_t(struct rvt_swqe, sg_list,
 				      cap->max_send_sge);
 
-	qp->s_wq = vzalloc_node(array_size(stride, entries), node);
+	qp->s_wq = kvzalloc_node(array_size(stride, entries), GFP_KERNEL, node);
 	if (!qp->s_wq)
 		return -ENOMEM;
 	qp->s_size = entries;
@@ -857,7 +857,7 @@ static int rvt_alloc_qp_rq(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 static void rvt_free_qp_queues(struct rvt_qp *qp)
 {
 	free_ud_wq_attr(qp);
-	vfree(qp->s_wq);
+	kvfree(qp->s_wq);
 	qp->s_wq = NULL;
 	kfree(qp->s_ack_queue);
 	qp->s_ack_queue = NULL;

@@ -64,8 +64,8 @@ int rvt_alloc_rq(struct rvt_rq *rq, u32 entries, u8 max_sge, int node,
 			goto fail;
 		rq->kwq->curr_wq = rq->wq->wq;
 	} else {
-		rq->kwq = vzalloc_node(size_add(sizeof(struct rvt_krwq), ring),
-				       node);
+		rq->kwq = kvzalloc_node(size_add(sizeof(struct rvt_krwq), ring),
+					GFP_KERNEL, node);
 		if (!rq->kwq)
 			goto fail;
 		rq->kwq->curr_wq = rq->kwq->wq;
