@@ -53,6 +53,8 @@ kernel's console messages.
 
 Options:
   --pci-testdev    add '-device pci-testdev' (a PCI parent for drivers)
+  --monitor SOCKET QEMU's human monitor on a Unix socket, for debugging a
+                   stuck guest from the host (e.g. 'nmi', 'info registers')
   --timeout SECS   kill the guest after SECS seconds (default 600)
   --log FILE       serial console log (default build/vm/serial.log; if
                    another run holds it, build/vm/serial.PID.log)
@@ -73,6 +75,7 @@ EOF
 }
 
 PCI_TESTDEV=0
+MONITOR=none
 TIMEOUT=600
 LOG=$BUILD_VM/serial.log
 LOG_IS_DEFAULT=1
@@ -98,6 +101,7 @@ parse_args() {
 	while (($#)); do
 		case $1 in
 		--pci-testdev) PCI_TESTDEV=1 ;;
+		--monitor) need_value "$1" $# && MONITOR="unix:$2,server,nowait" && shift ;;
 		--timeout) need_value "$1" $# && TIMEOUT=$2 && shift ;;
 		--log) need_value "$1" $# && LOG=$2 && LOG_IS_DEFAULT=0 && shift ;;
 		--results) need_value "$1" $# && RESULTS=$2 && shift ;;
@@ -187,7 +191,7 @@ qemu_command() {
 	QEMU=(
 		qemu-system-x86_64
 		-accel tcg -cpu max -smp "$SMP" -m "$MEM"
-		-nodefaults -no-reboot -display none -monitor none
+		-nodefaults -no-reboot -display none -monitor "$MONITOR"
 		-chardev "file,id=ser0,path=$LOG" -serial chardev:ser0
 		-chardev "file,id=ser1,path=$RESULTS" -serial chardev:ser1
 		-kernel "/boot/vmlinuz-$KVER" -initrd "$initrd"

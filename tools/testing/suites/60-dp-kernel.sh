@@ -34,20 +34,10 @@ KNOWN_MATCH=(
 	[comm_est_in_rtr]='^no IB_EVENT_COMM_EST$'
 )
 
-# On the distro core cq_overrun is not run: twice in six full runs this
-# session the distro core spun right after that test's "CQ is full!"
-# (never on ours), and the hang took the rest of the run with it. The
-# cause is not known yet; upstream's rvt_send_cq()/rvt_recv_cq() put a
-# QP in ERR from a CQ overflow holding only one of its two locks.
-SKIP_WHY=(
-	[cq_overrun]="spins the distro core now and then after its \"CQ is full!\" (cause not yet known)"
-)
-
 # run_kmod: load the test module, take its KTAP results, unload it,
 # report them. Every step's status counts.
 run_kmod() {
 	local out=/tmp/rvt_dp_test.ktap start=$SECONDS params=(dev=rvtsw_0)
-	on_distro_core && params+=(skip_cq_overrun=1)
 	if ! step kmod-load insmod "$KMOD" "${params[@]}"; then
 		ktap_not_run kmod "$EXPECTED" "$KMOD did not load"
 		return
