@@ -11,7 +11,8 @@
 # RVT_BENCH_QPS (live QPs of the scale rows, default 1000,10000,100000)
 # and RVT_BENCH_TARGETS (default "ours distro rxe") are passed to the
 # guest's half, tools/testing/bench-guest.sh; RVT_BENCH_MEM is the
-# guest's memory in MB (default 6144: 100k QPs take more than a GB).
+# guest's memory in MB (default 6144: 100k QPs take more than a GB) and
+# RVT_BENCH_SMP its vCPUs (default 4, for the multi-QP rows).
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -70,7 +71,7 @@ main() {
 	make -C "$REPO" tests >"$OUT/build.log" 2>&1 ||
 		{ cat "$OUT/build.log"; return 1; }
 	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
-		--mem "${RVT_BENCH_MEM:-6144}" \
+		--mem "${RVT_BENCH_MEM:-6144}" --smp "${RVT_BENCH_SMP:-4}" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" \
 		"$REPO/tools/testing/bench-guest.sh" \
 		--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}" \

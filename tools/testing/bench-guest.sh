@@ -38,6 +38,10 @@ BENCHMARKS=(
 	"send_lat_8 lat 5 usec 2000 ib_send_lat -s 8"
 	"write_lat_8 lat 5 usec 2000 ib_write_lat -s 8"
 	"read_lat_8 lat 5 usec 2000 ib_read_lat -s 8"
+	# Several QPs at once (aggregate over the QPs; q1 is send_bw_64k).
+	"send_bw_64k_q2 bw 4 MB/s 400 ib_send_bw -s 65536 -q 2"
+	"send_bw_64k_q4 bw 4 MB/s 400 ib_send_bw -s 65536 -q 4"
+	"send_bw_64k_q8 bw 4 MB/s 400 ib_send_bw -s 65536 -q 8"
 )
 
 # target_up TARGET: bring the device up and point perftest at it.
