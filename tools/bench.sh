@@ -80,6 +80,14 @@ main() {
 		rc=$?
 	echo "medians of ${RVT_BENCH_ROUNDS:-3} rounds; every run in $OUT/guest.log"
 	table "$OUT/guest.log"
+	# matplotlib comes from Debian's python3-matplotlib (make bench).
+	/usr/bin/python3 "$REPO/tools/bench_chart.py" "$OUT/guest.log" \
+		"$OUT/chart" || rc=1
+	# README shows Documentation/bench/chart.svg: the last run's, once
+	# committed.
+	mkdir -p "$REPO/Documentation/bench"
+	cp "$OUT/chart.svg" "$OUT/chart.png" "$REPO/Documentation/bench/" ||
+		rc=1
 	if ((rc != 0)); then
 		echo "bench: guest exit status $rc (see $OUT/guest.log)"
 	fi

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Install everything needed to build the modules and to test them in a QEMU
-# guest, pinned to the kernel ABI named in tools/pinned-kernel.
+# guest, pinned to the kernel ABI named in tools/pinned-kernel. Packages
+# named as arguments are installed too (make bench's chart wants
+# python3-matplotlib, which make check does not).
 #
 # Idempotent and quick when everything is present: packages are checked with
 # dpkg-query and apt is only touched when something is missing.  Works as root
@@ -48,6 +50,7 @@ PACKAGES=(
 	sparse
 	shellcheck
 	man-db
+	"$@"
 )
 
 # Print the packages that are not fully installed.
