@@ -29,26 +29,22 @@ int rvt_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 }
 
 /**
- * rvt_modify_device - change device attributes
+ * rvt_modify_device - change device attributes (ib_device_ops.modify_device)
  * @ibdev: the IB device
  * @mask: IB_DEVICE_MODIFY_* bits
  * @modify: the new values
  *
- * Only the node description can change; the system image GUID is fixed
- * by the driver at registration.
+ * The node description and system image GUID are the driver's: hfi1, qib
+ * and rvtsw install their own modify_device, which takes precedence. For
+ * a driver that does not, nothing can change, as with upstream's core.
  *
  * Context: process context.
- * Return: 0, or -EOPNOTSUPP for any other attribute.
+ * Return: -EOPNOTSUPP.
  */
 int rvt_modify_device(struct ib_device *ibdev, int mask,
 		      struct ib_device_modify *modify)
 {
-	if (mask & ~IB_DEVICE_MODIFY_NODE_DESC)
-		return -EOPNOTSUPP;
-	if (mask & IB_DEVICE_MODIFY_NODE_DESC)
-		memcpy(ibdev->node_desc, modify->node_desc,
-		       IB_DEVICE_NODE_DESC_MAX);
-	return 0;
+	return -EOPNOTSUPP;
 }
 
 /**

@@ -38,6 +38,67 @@
 #define RVT_TRACE_DEV(rdi)	__string(dev, rvt_get_ibdev_name(rdi))
 #define RVT_TRACE_DEV_ASSIGN()	__assign_str(dev)
 
+/*
+ * What the CQ events record of the completion (wc) in ring slot idx of
+ * a CQ (cq): their TP_STRUCT__entry and TP_fast_assign, each taking the
+ * event's own fields or statements as arguments.
+ */
+#define RVT_TRACE_WC_ENTRY(...)						\
+	TP_STRUCT__entry(RVT_TRACE_DEV(cq->rdi)				\
+		__field(u64, wr_id)					\
+		__field(u32, idx)					\
+		__field(u32, status)					\
+		__field(u32, opcode)					\
+		__field(u32, byte_len)					\
+		__field(u32, wc_flags)					\
+		__field(u32, imm)					\
+		__field(u32, src_qp)					\
+		__field(bool, user)					\
+		__VA_ARGS__)
+#define RVT_TRACE_WC_ASSIGN(...)					\
+	TP_fast_assign(RVT_TRACE_DEV_ASSIGN();				\
+		__entry->wr_id = wc->wr_id;				\
+		__entry->idx = idx;					\
+		__entry->status = wc->status;				\
+		__entry->opcode = wc->opcode;				\
+		__entry->byte_len = wc->byte_len;			\
+		__entry->wc_flags = wc->wc_flags;			\
+		__entry->imm = be32_to_cpu(wc->ex.imm_data);		\
+		__entry->src_qp = wc->src_qp;				\
+		__entry->user = cq->ibcq.uobject;			\
+		__VA_ARGS__)
+
+/*
+ * What the send queue events record of a request (wqe) of a QP (qp), in
+ * the same way.
+ */
+#define RVT_TRACE_SWQE_ENTRY(...)					\
+	TP_STRUCT__entry(RVT_TRACE_DEV(ib_to_rvt(qp->ibqp.device))	\
+		__field(u64, wr_id)					\
+		__field(u32, qpn)					\
+		__field(u32, qpt)					\
+		__field(u32, opcode)					\
+		__field(u32, send_flags)				\
+		__field(u32, psn)					\
+		__field(u32, lpsn)					\
+		__field(u32, ssn)					\
+		__field(u32, length)					\
+		__field(bool, user)					\
+		__VA_ARGS__)
+#define RVT_TRACE_SWQE_ASSIGN(...)					\
+	TP_fast_assign(RVT_TRACE_DEV_ASSIGN();				\
+		__entry->wr_id = wqe->wr.wr_id;				\
+		__entry->qpn = qp->ibqp.qp_num;				\
+		__entry->qpt = qp->ibqp.qp_type;			\
+		__entry->opcode = wqe->wr.opcode;			\
+		__entry->send_flags = wqe->wr.send_flags;		\
+		__entry->psn = wqe->psn;				\
+		__entry->lpsn = wqe->lpsn;				\
+		__entry->ssn = wqe->ssn;				\
+		__entry->length = wqe->length;				\
+		__entry->user = qp->ibqp.uobject;			\
+		__VA_ARGS__)
+
 struct trace_seq;
 
 /*

@@ -47,30 +47,8 @@ TRACE_EVENT(rvt_create_cq,
 TRACE_EVENT(rvt_cq_enter,
 	    TP_PROTO(const struct rvt_cq *cq, const struct ib_wc *wc, u32 idx),
 	    TP_ARGS(cq, wc, idx),
-	    TP_STRUCT__entry(RVT_TRACE_DEV(cq->rdi)
-		    __field(u64, wr_id)
-		    __field(u32, idx)
-		    __field(u32, qpn)
-		    __field(u32, status)
-		    __field(u32, opcode)
-		    __field(u32, byte_len)
-		    __field(u32, wc_flags)
-		    __field(u32, imm)
-		    __field(u32, src_qp)
-		    __field(bool, user)
-	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
-		    __entry->wr_id = wc->wr_id;
-		    __entry->idx = idx;
-		    __entry->qpn = wc->qp->qp_num;
-		    __entry->status = wc->status;
-		    __entry->opcode = wc->opcode;
-		    __entry->byte_len = wc->byte_len;
-		    __entry->wc_flags = wc->wc_flags;
-		    __entry->imm = be32_to_cpu(wc->ex.imm_data);
-		    __entry->src_qp = wc->src_qp;
-		    __entry->user = cq->ibcq.uobject;
-	    ),
+	    RVT_TRACE_WC_ENTRY(__field(u32, qpn)),
+	    RVT_TRACE_WC_ASSIGN(__entry->qpn = wc->qp->qp_num;),
 	    TP_printk("[%s] idx %u qpn 0x%x wr_id %s status %s opcode %s len %u wc_flags 0x%x imm 0x%x src_qp 0x%x",
 		      __get_str(dev), __entry->idx, __entry->qpn,
 		      rvt_trace_wr_id(p, __entry->wr_id, __entry->user),
@@ -88,28 +66,8 @@ TRACE_EVENT(rvt_cq_enter,
 TRACE_EVENT(rvt_cq_poll,
 	    TP_PROTO(const struct rvt_cq *cq, const struct ib_wc *wc, u32 idx),
 	    TP_ARGS(cq, wc, idx),
-	    TP_STRUCT__entry(RVT_TRACE_DEV(cq->rdi)
-		    __field(u64, wr_id)
-		    __field(u32, idx)
-		    __field(u32, status)
-		    __field(u32, opcode)
-		    __field(u32, byte_len)
-		    __field(u32, wc_flags)
-		    __field(u32, imm)
-		    __field(u32, src_qp)
-		    __field(bool, user)
-	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
-		    __entry->wr_id = wc->wr_id;
-		    __entry->idx = idx;
-		    __entry->status = wc->status;
-		    __entry->opcode = wc->opcode;
-		    __entry->byte_len = wc->byte_len;
-		    __entry->wc_flags = wc->wc_flags;
-		    __entry->imm = be32_to_cpu(wc->ex.imm_data);
-		    __entry->src_qp = wc->src_qp;
-		    __entry->user = cq->ibcq.uobject;
-	    ),
+	    RVT_TRACE_WC_ENTRY(),
+	    RVT_TRACE_WC_ASSIGN(),
 	    TP_printk("[%s] idx %u wr_id %s status %s opcode %s len %u wc_flags 0x%x imm 0x%x src_qp 0x%x",
 		      __get_str(dev), __entry->idx,
 		      rvt_trace_wr_id(p, __entry->wr_id, __entry->user),

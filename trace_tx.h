@@ -23,44 +23,20 @@ TRACE_EVENT(rvt_post_one_wr,
 	    TP_PROTO(const struct rvt_qp *qp, const struct rvt_swqe *wqe,
 		     int wr_num_sge),
 	    TP_ARGS(qp, wqe, wr_num_sge),
-	    TP_STRUCT__entry(RVT_TRACE_DEV(ib_to_rvt(qp->ibqp.device))
-		    __field(u64, wr_id)
-		    __field(u32, qpn)
-		    __field(u32, qpt)
-		    __field(u32, opcode)
-		    __field(u32, send_flags)
-		    __field(u32, psn)
-		    __field(u32, lpsn)
-		    __field(u32, ssn)
-		    __field(u32, length)
-		    __field(int, num_sge)
-		    __field(int, wr_num_sge)
-		    __field(u32, size)
-		    __field(u32, avail)
-		    __field(u32, head)
-		    __field(u32, last)
-		    __field(pid_t, pid)
-		    __field(bool, user)
-	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
-		    __entry->wr_id = wqe->wr.wr_id;
-		    __entry->qpn = qp->ibqp.qp_num;
-		    __entry->qpt = qp->ibqp.qp_type;
-		    __entry->opcode = wqe->wr.opcode;
-		    __entry->send_flags = wqe->wr.send_flags;
-		    __entry->psn = wqe->psn;
-		    __entry->lpsn = wqe->lpsn;
-		    __entry->ssn = wqe->ssn;
-		    __entry->length = wqe->length;
-		    __entry->num_sge = wqe->wr.num_sge;
-		    __entry->wr_num_sge = wr_num_sge;
-		    __entry->size = qp->s_size;
-		    __entry->avail = qp->s_avail;
-		    __entry->head = qp->s_head;
-		    __entry->last = READ_ONCE(qp->s_last);
-		    __entry->pid = qp->pid;
-		    __entry->user = qp->ibqp.uobject;
-	    ),
+	    RVT_TRACE_SWQE_ENTRY(__field(int, num_sge)
+				 __field(int, wr_num_sge)
+				 __field(u32, size)
+				 __field(u32, avail)
+				 __field(u32, head)
+				 __field(u32, last)
+				 __field(pid_t, pid)),
+	    RVT_TRACE_SWQE_ASSIGN(__entry->num_sge = wqe->wr.num_sge;
+				  __entry->wr_num_sge = wr_num_sge;
+				  __entry->size = qp->s_size;
+				  __entry->avail = qp->s_avail;
+				  __entry->head = qp->s_head;
+				  __entry->last = READ_ONCE(qp->s_last);
+				  __entry->pid = qp->pid;),
 	    TP_printk("[%s] qpn 0x%x qpt %s wr_id %s opcode %s send_flags 0x%x psn 0x%x lpsn 0x%x ssn %u length %u num_sge %d wr_num_sge %d size %u avail %u head %u last %u pid %d",
 		      __get_str(dev), __entry->qpn,
 		      rvt_show_qp_type(__entry->qpt),
@@ -81,34 +57,10 @@ TRACE_EVENT(rvt_qp_send_completion,
 	    TP_PROTO(const struct rvt_qp *qp, const struct rvt_swqe *wqe,
 		     u32 idx, enum ib_wc_status status),
 	    TP_ARGS(qp, wqe, idx, status),
-	    TP_STRUCT__entry(RVT_TRACE_DEV(ib_to_rvt(qp->ibqp.device))
-		    __field(u64, wr_id)
-		    __field(u32, qpn)
-		    __field(u32, qpt)
-		    __field(u32, idx)
-		    __field(u32, opcode)
-		    __field(u32, send_flags)
-		    __field(u32, psn)
-		    __field(u32, lpsn)
-		    __field(u32, ssn)
-		    __field(u32, length)
-		    __field(u32, status)
-		    __field(bool, user)
-	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
-		    __entry->wr_id = wqe->wr.wr_id;
-		    __entry->qpn = qp->ibqp.qp_num;
-		    __entry->qpt = qp->ibqp.qp_type;
-		    __entry->idx = idx;
-		    __entry->opcode = wqe->wr.opcode;
-		    __entry->send_flags = wqe->wr.send_flags;
-		    __entry->psn = wqe->psn;
-		    __entry->lpsn = wqe->lpsn;
-		    __entry->ssn = wqe->ssn;
-		    __entry->length = wqe->length;
-		    __entry->status = status;
-		    __entry->user = qp->ibqp.uobject;
-	    ),
+	    RVT_TRACE_SWQE_ENTRY(__field(u32, idx)
+				 __field(u32, status)),
+	    RVT_TRACE_SWQE_ASSIGN(__entry->idx = idx;
+				  __entry->status = status;),
 	    TP_printk("[%s] qpn 0x%x qpt %s idx %u wr_id %s opcode %s send_flags 0x%x psn 0x%x lpsn 0x%x ssn %u length %u status %s",
 		      __get_str(dev), __entry->qpn,
 		      rvt_show_qp_type(__entry->qpt), __entry->idx,
