@@ -113,9 +113,9 @@ WR_RESULTS=/sys/kernel/debug/rvt_wr_bench/results
 wr_bench() {
 	local target=$1 type bytes ns mbs
 	[[ $target == ours || $target == distro ]] || return 0
-	echo "== $target wr: iters=$((20000 * SCALE))" >>"$LOG"
+	echo "== $target wr: iters=$((50000 * SCALE))" >>"$LOG"
 	if ! RVT_CORE=$target load_rvtsw >>"$LOG" 2>&1 ||
-		! insmod "$WR_KO" "iters=$((20000 * SCALE))" >>"$LOG" 2>&1; then
+		! insmod "$WR_KO" "iters=$((50000 * SCALE))" >>"$LOG" 2>&1; then
 		echo "RVT-BENCH $target wr failed -"
 		((FAILURES++))
 		unload_all >>"$LOG" 2>&1
