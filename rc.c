@@ -39,18 +39,17 @@ static u32 rvt_count_to_credit_code(u32 count)
 }
 
 /*
- * Receive WQEs available on @qp's own receive queue. The cached count is
- * refreshed from the ring when it runs out; a user ring's indices are
- * written by userspace, so out-of-range values count as empty (rq.h).
+ * Receive WQEs available on @qp's own receive queue, from the ring's
+ * indices (upstream's consumer keeps an estimate in kwq->count; ours
+ * keeps none, and two loads cost no more than reading it). A user ring's
+ * indices are written by userspace, so out-of-range values count as
+ * empty (rq.h).
  */
 static u32 rvt_rq_credits(struct rvt_qp *qp)
 {
 	struct rvt_rq *rq = &qp->r_rq;
-	u32 count = READ_ONCE(rq->kwq->count);
 	u32 head, tail;
 
-	if (count)
-		return count;
 	if (!rvt_rq_load(rq, qp->ip, &head, &tail))
 		return 0;
 	/* The two reads may race a producer: ACKs to come will correct it. */
