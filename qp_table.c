@@ -182,6 +182,10 @@ static int rvt_init_qpn_table(struct rvt_dev_info *rdi,
 	qpt->incr = dp->qpn_inc << dp->qos_shift;
 	qpt->nmaps = (dp->qpn_res_end + 1) / RVT_BITS_PER_PAGE;
 
+	/* Upstream's words, which logs and scripts may look for. */
+	ibdev_info(&rdi->ibdev,
+		   "Reserving QPNs from 0x%x to 0x%x for non-verbs use\n",
+		   dp->qpn_res_start, dp->qpn_res_end);
 	ret = rvt_qpn_reserve(qpt, 0, RVT_QPN_FIRST_BITMAP - 1) ?:
 	      rvt_qpn_reserve(qpt, dp->qpn_res_start, dp->qpn_res_end);
 	if (ret)
