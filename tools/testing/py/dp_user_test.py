@@ -8,6 +8,8 @@ Usage: dp_user_test.py DEVICE TEST, with TEST one of
   srq         a user SRQ: resize (the provider maps the new ring at the
               offset the kernel writes back) keeps the posted requests in
               order; the limit event
+  srq-shared  one SRQ behind four RC QPs: messages from all four
+              requesters, interleaved, take its requests in posting order
   hostile-rq  garbage written by the process into its mapped receive ring
               (an SGE count beyond the ring's, indices out of range) gets
               an error completion or counts as an empty ring
@@ -256,6 +258,36 @@ def test_srq(ctx, pd):
           "in order; limit event once below 5")
 
 
+def test_srq_shared(ctx, pd):
+    nqp, rounds = 4, 8
+    mr = MR(pd, 64 * nqp * rounds, ALL)
+    src = MR(pd, 64 * nqp, ALL)
+    srq = SRQ(pd, SrqInitAttr(SrqAttr(max_wr=nqp * rounds, max_sge=1)))
+    pairs = []
+    try:
+        for _ in range(nqp):
+            pairs.append(Pair(ctx, pd, srq=srq))
+        for i in range(nqp * rounds):
+            recv(srq, i, [SGE(mr.buf + 64 * i, 64, mr.lkey)])
+        for i in range(nqp * rounds):
+            p = pairs[i % nqp]
+            src.write(pattern(64, i), 64, 64 * (i % nqp))
+            send(p.a, 1000 + i, e.IBV_WR_SEND,
+                 [SGE(src.buf + 64 * (i % nqp), 64, src.lkey)])
+            expect(p.cq_a, 1000 + i)
+            wc = expect(p.cq_b, i, opcode=e.IBV_WC_RECV)
+            check(wc.qp_num == p.b.qp_num, f"message {i} on QP {wc.qp_num}")
+            check(mr.read(64, 64 * i) == pattern(64, i), f"data {i}")
+    finally:
+        for p in pairs:
+            p.close()
+        srq.close()
+        src.close()
+        mr.close()
+    print(f"{nqp * rounds} messages from {nqp} QPs, round robin, took the "
+          "shared SRQ's requests in order")
+
+
 def uverbs_maps():
     """The process's mappings of the uverbs device: {start: (end, off)}."""
     maps = {}
@@ -337,6 +369,7 @@ TESTS = {
     "rc-ops": test_rc_ops,
     "errors": test_errors,
     "srq": test_srq,
+    "srq-shared": test_srq_shared,
     "hostile-rq": test_hostile_rq,
 }
 
