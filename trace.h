@@ -39,6 +39,19 @@
 #define RVT_TRACE_DEV_ASSIGN()	__assign_str(dev)
 
 /*
+ * What every QP event records first: the device and the QP's number (qp
+ * names the event's QP), then the event's own fields or statements.
+ */
+#define RVT_TRACE_QP_ENTRY(...)						\
+	TP_STRUCT__entry(RVT_TRACE_DEV(ib_to_rvt(qp->ibqp.device))	\
+		__field(u32, qpn)					\
+		__VA_ARGS__)
+#define RVT_TRACE_QP_ASSIGN(...)					\
+	TP_fast_assign(RVT_TRACE_DEV_ASSIGN();				\
+		__entry->qpn = qp->ibqp.qp_num;				\
+		__VA_ARGS__)
+
+/*
  * What the CQ events record of the completion (wc) in ring slot idx of
  * a CQ (cq): their TP_STRUCT__entry and TP_fast_assign, each taking the
  * event's own fields or statements as arguments.
@@ -73,9 +86,7 @@
  * the same way.
  */
 #define RVT_TRACE_SWQE_ENTRY(...)					\
-	TP_STRUCT__entry(RVT_TRACE_DEV(ib_to_rvt(qp->ibqp.device))	\
-		__field(u64, wr_id)					\
-		__field(u32, qpn)					\
+	RVT_TRACE_QP_ENTRY(__field(u64, wr_id)				\
 		__field(u32, qpt)					\
 		__field(u32, opcode)					\
 		__field(u32, send_flags)				\
@@ -86,9 +97,7 @@
 		__field(bool, user)					\
 		__VA_ARGS__)
 #define RVT_TRACE_SWQE_ASSIGN(...)					\
-	TP_fast_assign(RVT_TRACE_DEV_ASSIGN();				\
-		__entry->wr_id = wqe->wr.wr_id;				\
-		__entry->qpn = qp->ibqp.qp_num;				\
+	RVT_TRACE_QP_ASSIGN(__entry->wr_id = wqe->wr.wr_id;		\
 		__entry->qpt = qp->ibqp.qp_type;			\
 		__entry->opcode = wqe->wr.opcode;			\
 		__entry->send_flags = wqe->wr.send_flags;		\

@@ -19,18 +19,12 @@
 DECLARE_EVENT_CLASS(rvt_qphash_template,
 		    TP_PROTO(const struct rvt_qp *qp, u32 bucket),
 		    TP_ARGS(qp, bucket),
-		    TP_STRUCT__entry(RVT_TRACE_DEV(ib_to_rvt(qp->ibqp.device))
-			    __field(u32, qpn)
-			    __field(u32, bucket)
-			    __field(u32, type)
-			    __field(u8, port)
-		    ),
-		    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
-			    __entry->qpn = qp->ibqp.qp_num;
-			    __entry->bucket = bucket;
-			    __entry->type = qp->ibqp.qp_type;
-			    __entry->port = qp->port_num;
-		    ),
+		    RVT_TRACE_QP_ENTRY(__field(u32, bucket)
+				       __field(u32, type)
+				       __field(u8, port)),
+		    RVT_TRACE_QP_ASSIGN(__entry->bucket = bucket;
+					__entry->type = qp->ibqp.qp_type;
+					__entry->port = qp->port_num;),
 		    TP_printk("[%s] qpn 0x%x type %s port %u bucket %u",
 			      __get_str(dev), __entry->qpn,
 			      rvt_show_qp_type(__entry->type), __entry->port,
@@ -57,20 +51,14 @@ DEFINE_EVENT_CONDITION(rvt_qphash_template, rvt_qpremove,
 DECLARE_EVENT_CLASS(rvt_rnrnak_template,
 		    TP_PROTO(const struct rvt_qp *qp, u32 usec),
 		    TP_ARGS(qp, usec),
-		    TP_STRUCT__entry(RVT_TRACE_DEV(ib_to_rvt(qp->ibqp.device))
-			    __field(u32, qpn)
-			    __field(u32, s_flags)
-			    __field(u32, usec)
-			    __field(u32, s_psn)
-			    __field(u8, rnr_retry)
-		    ),
-		    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
-			    __entry->qpn = qp->ibqp.qp_num;
-			    __entry->s_flags = qp->s_flags;
-			    __entry->usec = usec;
-			    __entry->s_psn = qp->s_psn;
-			    __entry->rnr_retry = qp->s_rnr_retry;
-		    ),
+		    RVT_TRACE_QP_ENTRY(__field(u32, s_flags)
+				       __field(u32, usec)
+				       __field(u32, s_psn)
+				       __field(u8, rnr_retry)),
+		    RVT_TRACE_QP_ASSIGN(__entry->s_flags = qp->s_flags;
+					__entry->usec = usec;
+					__entry->s_psn = qp->s_psn;
+					__entry->rnr_retry = qp->s_rnr_retry;),
 		    TP_printk("[%s] qpn 0x%x s_flags 0x%x timeout %u us s_psn 0x%x rnr_retry %u",
 			      __get_str(dev), __entry->qpn, __entry->s_flags,
 			      __entry->usec, __entry->s_psn,

@@ -20,30 +20,24 @@
 TRACE_EVENT(rvt_rc_timeout,
 	    TP_PROTO(const struct rvt_qp *qp, u32 psn),
 	    TP_ARGS(qp, psn),
-	    TP_STRUCT__entry(RVT_TRACE_DEV(ib_to_rvt(qp->ibqp.device))
-		    __field(u32, qpn)
-		    __field(u32, s_flags)
-		    __field(u32, psn)
-		    __field(u32, s_psn)
-		    __field(u32, s_next_psn)
-		    __field(u32, s_last_psn)
-		    __field(u32, s_sending_psn)
-		    __field(u32, s_sending_hpsn)
-		    __field(u32, r_psn)
-		    __field(u8, retry)
-	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
-		    __entry->qpn = qp->ibqp.qp_num;
-		    __entry->s_flags = qp->s_flags;
-		    __entry->psn = psn;
-		    __entry->s_psn = qp->s_psn;
-		    __entry->s_next_psn = qp->s_next_psn;
-		    __entry->s_last_psn = qp->s_last_psn;
-		    __entry->s_sending_psn = qp->s_sending_psn;
-		    __entry->s_sending_hpsn = qp->s_sending_hpsn;
-		    __entry->r_psn = qp->r_psn;
-		    __entry->retry = qp->s_retry;
-	    ),
+	    RVT_TRACE_QP_ENTRY(__field(u32, s_flags)
+			       __field(u32, psn)
+			       __field(u32, s_psn)
+			       __field(u32, s_next_psn)
+			       __field(u32, s_last_psn)
+			       __field(u32, s_sending_psn)
+			       __field(u32, s_sending_hpsn)
+			       __field(u32, r_psn)
+			       __field(u8, retry)),
+	    RVT_TRACE_QP_ASSIGN(__entry->s_flags = qp->s_flags;
+				__entry->psn = psn;
+				__entry->s_psn = qp->s_psn;
+				__entry->s_next_psn = qp->s_next_psn;
+				__entry->s_last_psn = qp->s_last_psn;
+				__entry->s_sending_psn = qp->s_sending_psn;
+				__entry->s_sending_hpsn = qp->s_sending_hpsn;
+				__entry->r_psn = qp->r_psn;
+				__entry->retry = qp->s_retry;),
 	    TP_printk("[%s] qpn 0x%x s_flags 0x%x psn 0x%x s_psn 0x%x s_next_psn 0x%x s_last_psn 0x%x s_sending_psn 0x%x s_sending_hpsn 0x%x r_psn 0x%x retry %u",
 		      __get_str(dev), __entry->qpn, __entry->s_flags,
 		      __entry->psn, __entry->s_psn, __entry->s_next_psn,
