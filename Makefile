@@ -12,7 +12,7 @@ INSTALL_MOD_DIR ?= updates
 # on the command line as usual.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 
-.PHONY: all modules tests clean install setup check demo bench man style
+.PHONY: all modules tests clean install setup check check-debug demo bench man style
 
 all: modules
 
@@ -45,6 +45,13 @@ man:
 
 check: setup
 	$(REPO)/tools/check.sh
+
+# The debug lane: our core on a KASAN/lockdep/kmemleak kernel built once
+# from Debian's linux-source (tools/debug-kernel.sh), which wants the
+# kernel's build tools.
+check-debug:
+	$(REPO)/tools/setup.sh flex bison libelf-dev libssl-dev bc
+	$(REPO)/tools/check.sh --debug-kernel
 
 demo: setup
 	$(REPO)/tools/demo.sh

@@ -2,6 +2,13 @@
 # `make check`: build, style gates, then every guest suite in one boot.
 # Prints one line per result, the failures again at the end, and closes
 # with `N passed, N failed`; exits non-zero if anything failed.
+#
+# `make check-debug` (tools/check.sh --debug-kernel [SUITE...]): the same
+# guest suites on our core only, on the debug kernel of
+# tools/debug-kernel.sh (built once, cached), with 4 vCPUs; the modules
+# are built against that kernel, and kmemleak is scanned after each suite
+# (guest.sh). The style gates and the distro core's column are make
+# check's.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,6 +18,9 @@ FAILED=0
 SKIPPED=0
 FAILURES=()
 SKIPS=()
+# What the debug lane changes (--debug-kernel).
+DEBUG_KERNEL=
+RUN_OPTS=()
 
 record() {
 	local status=$1 name=$2
@@ -75,7 +85,7 @@ run_guest() {
 	SUITES=$(suite_names "$@")
 	# TCG is slow, and slower still when other guests share the host.
 	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
-		--results "$OUT/results.log" \
+		--results "$OUT/results.log" "${RUN_OPTS[@]}" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" \
 		"$REPO/tools/testing/guest.sh" "$@" 2>&1 | tee "$log" ||
 		rc=${PIPESTATUS[0]}
@@ -88,9 +98,25 @@ run_guest() {
 	esac
 }
 
-main() {
-	mkdir -p "$OUT"
+# The debug lane: its kernel (built or found in the cache), our modules
+# built against it, and a guest that boots it. KASAN, lockdep and
+# kmemleak make TCG several times slower: the timeouts grow to match.
+use_debug_kernel() {
+	local dir
+	dir=$("$REPO/tools/debug-kernel.sh") || return
+	OUT=$REPO/build/check-debug
+	export KDIR=$dir/src RVT_CORES=ours
+	export RVT_VM_TIMEOUT=${RVT_VM_TIMEOUT:-14400}
+	export RVT_SUITE_TIMEOUT=${RVT_SUITE_TIMEOUT:-3600}
+	RUN_OPTS=(--kernel "$dir" --smp 4 --mem 4096)
+	echo "check-debug: kernel $(<"$dir/kernelrelease") from $dir (first build took $(($(<"$dir/build-seconds") / 60)) min)"
+}
+
+# make check's host steps; the debug lane needs only the build (the
+# others do not depend on the kernel).
+host_steps() {
 	host_step build-W1 build_clean
+	[[ -z $DEBUG_KERNEL ]] || return 0
 	host_step abi-check "$REPO/tools/abi-check"
 	host_step abi-check-selftest "$REPO/tools/testing/host/abi-check-test.sh"
 	host_step harness-selftest "$REPO/tools/testing/host/harness_test.sh"
@@ -99,6 +125,17 @@ main() {
 	host_step shellcheck "$REPO/tools/style.sh" shellcheck
 	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
+}
+
+main() {
+	local start=$SECONDS
+	if [[ ${1:-} == --debug-kernel ]]; then
+		DEBUG_KERNEL=1
+		shift
+		use_debug_kernel || { echo "check-debug: no debug kernel"; return 1; }
+	fi
+	mkdir -p "$OUT"
+	host_steps
 	run_guest "$@"
 
 	tally --table
@@ -110,6 +147,7 @@ main() {
 		echo "Failed:"
 		printf '  %s\n' "${FAILURES[@]}"
 	fi
+	echo "took $(((SECONDS - start) / 60)) min"
 	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 	((FAILED == 0))
 }

@@ -282,6 +282,32 @@ unload_all() {
 	unload_rvtsw && { ! lsmod | grep -q '^rdmavt ' || rmmod rdmavt; }
 }
 
+# pingpong PROG SERVER_DEV:PORT CLIENT_DEV:PORT [ARGS...]: run PROG (one
+# of libibverbs' ibv_*_pingpong) as a server and as its client, with ARGS
+# on both sides; both must finish, exit 0 and report their ITERS
+# exchanges. Each run takes the next TCP port from TCP_PORT.
+ITERS=20
+TCP_PORT=18515
+
+pingpong() {
+	local prog=$1 server=$2 client=$3 out rc
+	shift 3
+	out=$(mktemp -d)
+	((TCP_PORT++))
+	# shellcheck disable=SC2034 # both passed by name to server_client
+	local scmd=("$prog" -d "${server%:*}" -i "${server#*:}" -p "$TCP_PORT"
+		    -n "$ITERS" "$@")
+	# shellcheck disable=SC2034
+	local ccmd=("$prog" -d "${client%:*}" -i "${client#*:}" -p "$TCP_PORT"
+		    -n "$ITERS" "$@" localhost)
+	server_client "$out" "$TCP_PORT" scmd ccmd &&
+		grep -q "^$ITERS iters in" "$out/server" &&
+		grep -q "^$ITERS iters in" "$out/client"
+	rc=$?
+	rm -rf "$out"
+	return "$rc"
+}
+
 # rdma_rxe over lo, as rxe0, for comparisons with rvtsw. Its GID 1 is
 # lo's ::ffff:127.0.0.1 (RoCE v2); the link-local GID 0 is unroutable on
 # lo (ENETUNREACH), so tools must be told to use GID 1.

@@ -25,6 +25,24 @@ read_kver() {
 	echo "$kver"
 }
 
+# The kernel the guest boots: the pinned Debian one, or the one in
+# RVT_KERNEL_DIR (tools/debug-kernel.sh's output: vmlinuz, kernelrelease,
+# and its modules under modules/lib/modules/<release>).
+# shellcheck disable=SC2034 # KVER, VMLINUZ, MODBASE: for the scripts sourcing this file
+use_kernel_dir() {
+	local dir=$1
+	[[ -r $dir/kernelrelease && -r $dir/vmlinuz ]] ||
+		die "$dir holds no built kernel (vmlinuz, kernelrelease)"
+	KVER=$(<"$dir/kernelrelease")
+	VMLINUZ=$dir/vmlinuz
+	MODBASE=$dir/modules
+}
+
 KVER=$(read_kver)
 # shellcheck disable=SC2034 # used by the scripts sourcing this file
-MODDIR=/lib/modules/$KVER
+VMLINUZ=/boot/vmlinuz-$KVER
+# shellcheck disable=SC2034
+MODBASE=/
+if [[ -n ${RVT_KERNEL_DIR:-} ]]; then
+	use_kernel_dir "$RVT_KERNEL_DIR"
+fi

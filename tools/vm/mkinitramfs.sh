@@ -1,9 +1,11 @@
 #!/bin/bash
-# Build the guest initramfs: static busybox, the pinned kernel's modules
-# needed to mount the host's / over virtio-9p with a tmpfs overlay, and
-# tools/vm/init.  Usage: mkinitramfs.sh [OUT]
+# Build the guest initramfs: static busybox, the guest kernel's modules
+# needed to mount the host's / over virtio-9p with a tmpfs overlay (none
+# when they are built in, as in the debug kernel), and tools/vm/init.
+# Usage: mkinitramfs.sh [OUT]
 #
-# The image is cached as build/vm/initramfs.cpio.gz and only rebuilt when an
+# The image is cached as build/vm/initramfs-<release>.cpio.gz (one per
+# kernel, see lib.sh for which one boots) and only rebuilt when an
 # input (this script, init, busybox, the module files) changes; OUT, if given
 # and different, receives a copy.
 set -euo pipefail
@@ -14,7 +16,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 BUSYBOX=/bin/busybox
 # Modules the stage-1 init needs; their dependencies are added automatically.
 ROOT_MODULES=(9pnet_virtio 9p overlay)
-CACHE=$BUILD_VM/initramfs.cpio.gz
+CACHE=$BUILD_VM/initramfs-$KVER.cpio.gz
 STAMP=$CACHE.inputs
 
 # Append the module closure of $1 to MODS, dependencies first (so MODS is
@@ -25,7 +27,7 @@ module_closure() {
 	local m=$1 deps dep file
 	[[ -z ${SEEN[$m]:-} ]] || return 0
 	SEEN[$m]=1
-	deps=$(modinfo -k "$KVER" -F depends "$m") || die "modinfo $m failed"
+	deps=$(modinfo -b "$MODBASE" -k "$KVER" -F depends "$m") || die "modinfo $m failed"
 	for dep in ${deps//,/ }; do
 		module_closure "$dep"
 	done
@@ -36,7 +38,7 @@ module_closure() {
 }
 
 module_file() {
-	modinfo -k "$KVER" -F filename "$1"
+	modinfo -b "$MODBASE" -k "$KVER" -F filename "$1"
 }
 
 # The initramfs has no xz/zstd-aware insmod, so store plain .ko files.

@@ -77,6 +77,19 @@ else
 	FAILED=1
 fi
 
+# The runner's scan of the kernel log: every report of the checkers is
+# flagged, and so is a stack dump, but for the one an allocation failed
+# on purpose prints inside a fault-injection sweep's markers.
+# shellcheck disable=SC2317 # called through check
+scanned_kernel_log() {
+	(
+		# shellcheck source=../../vm/run.sh
+		source "$REPO/tools/vm/run.sh"
+		bad_lines <"$FIXTURES/kernel.log"
+	)
+}
+check "kernel log scan" "$FIXTURES/kernel.expected" scanned_kernel_log
+
 # perftest's verdict (lib/perftest.sh) on recorded outputs: every
 # iteration reported, figures judged only with a calibrated clock.
 # shellcheck disable=SC2317 # called through check

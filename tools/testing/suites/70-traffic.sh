@@ -5,31 +5,7 @@
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-ITERS=20
-TCP_PORT=18515
 plan 14
-
-# pingpong PROG SERVER_DEV:PORT CLIENT_DEV:PORT [ARGS...]: run PROG as a
-# server and as its client, with ARGS on both sides; both must finish,
-# exit 0 and report their exchanges.
-pingpong() {
-	local prog=$1 server=$2 client=$3 out rc
-	shift 3
-	out=$(mktemp -d)
-	((TCP_PORT++))
-	# shellcheck disable=SC2034 # both passed by name to server_client
-	local scmd=("$prog" -d "${server%:*}" -i "${server#*:}" -p "$TCP_PORT"
-		    -n "$ITERS" "$@")
-	# shellcheck disable=SC2034
-	local ccmd=("$prog" -d "${client%:*}" -i "${client#*:}" -p "$TCP_PORT"
-		    -n "$ITERS" "$@" localhost)
-	server_client "$out" "$TCP_PORT" scmd ccmd &&
-		grep -q "^$ITERS iters in" "$out/server" &&
-		grep -q "^$ITERS iters in" "$out/client"
-	rc=$?
-	rm -rf "$out"
-	return "$rc"
-}
 
 # counter DEV PORT NAME: the value of a port's hw counter. The IB core
 # serves the file from a copy up to a jiffy old: let one pass.

@@ -1,0 +1,106 @@
+#!/bin/bash
+# Allocation-failure sweeps (make check-debug's kernel has fault
+# injection; Debian's has none, and the suite skips there): the 1st, 2nd,
+# ... kernel allocation of each call fails in turn (tools/testing/progs/
+# failnth.c) until the call makes no more: loading rvtsw (device
+# registration), every user verb that allocates (ucontext, PD, CQ and its
+# resize, QPs and their modifies, SRQ and its resize, MR, AH, multicast
+# attach; the ring mmaps are part of the CQ, QP and SRQ calls) and the
+# kernel verbs (rvt_failnth.ko; also DMA and fast-registration MRs). A
+# failed call must return an errno; guest.sh's kmemleak scan after the
+# suite finds what a failure leaked; traffic afterwards shows the device
+# still works. Each result names how many injection points it reached.
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+DEV=rvtsw_0
+KMOD=$TESTING_DIR/kmod/rvt_failnth.ko
+USER_OPS=(ucontext pd cq cq-resize qp-rc qp-uc qp-ud qp-init qp-rtr qp-rts
+	srq srq-resize mr ah mcast-attach)
+KERNEL_OPS=(pd pd-dma-mr cq cq-resize qp-rc qp-uc qp-ud qp-init qp-rtr
+	qp-rts qp-err srq srq-resize mr-fast-reg ah mcast-attach)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+if [[ ! -e /proc/self/fail-nth ]]; then
+	plan 1
+	result SKIP sweeps "this kernel has no fault injection (make check-debug's has)"
+	exit 0
+fi
+plan $((1 + ${#USER_OPS[@]} + ${#KERNEL_OPS[@]} + 1))
+
+FAILSLAB=/sys/kernel/debug/failslab
+FAIL_PAGE=/sys/kernel/debug/fail_page_alloc
+
+# Fail any allocation fail-nth names, sleeping or not, silently (the
+# fault injector's own stack dumps would drown the log). The markers tell
+# the runner that the allocation-failure reports in between (warn_alloc's
+# stack dumps) are expected; anything else there still fails the run.
+injection_on() {
+	local f
+	for f in "$FAILSLAB/ignore-gfp-wait" "$FAIL_PAGE/ignore-gfp-wait" \
+		"$FAIL_PAGE/ignore-gfp-highmem"; do
+		echo N >"$f" || return
+	done
+	echo 0 >"$FAIL_PAGE/min-order" &&
+		echo 0 >"$FAILSLAB/verbose" && echo 0 >"$FAIL_PAGE/verbose" &&
+		echo "rvt-test: fault injection begins" >/dev/kmsg
+}
+
+injection_off() {
+	echo "rvt-test: fault injection ends" >/dev/kmsg
+}
+
+build_failnth() {
+	cc -O2 -Wall -Wextra -Werror -o "$WORK/failnth" \
+		"$TESTING_DIR/progs/failnth.c" -libverbs
+}
+
+run_failnth() {
+	"$WORK/failnth" "$@" >"$WORK/out" 2>&1
+	indent <"$WORK/out"
+}
+
+# report PREFIX OP...: a result for each OP from failnth's line for it
+# ("OP name points P failed F absorbed A errnos E verdict"), with the
+# injection points it reached; no line is a failure.
+report() {
+	local prefix=$1 op _op _n _p points _f failed _a absorbed _e errnos verdict
+	shift
+	for op in "$@"; do
+		if ! read -r _op _n _p points _f failed _a absorbed _e errnos verdict \
+			< <(grep "^OP $op " "$WORK/out"); then
+			fail "$prefix$op" "failnth reported nothing for it"
+			continue
+		fi
+		result "$verdict" "$prefix$op" \
+			"$points injection points, $failed failed with an errno ($errnos), $absorbed absorbed"
+	done
+}
+
+load_sweep() {
+	lsmod | grep -q '^rdmavt ' || load_core || return
+	run_failnth load "$RVTSW_KO"
+	report "" load
+}
+
+step build build_failnth
+step injection injection_on
+if [[ -z $STEP_FAILED ]]; then
+	load_sweep
+	step load load_rvtsw
+	step ready wait_for 50 test -e /dev/infiniband/uverbs0
+fi
+if [[ -z $STEP_FAILED ]]; then
+	run_failnth user "$DEV" "${USER_OPS[@]}"
+	report user/ "${USER_OPS[@]}"
+fi
+step kmod-load insmod "$KMOD" "dev=$DEV"
+if [[ -z $STEP_FAILED ]]; then
+	run_failnth kernel "${KERNEL_OPS[@]}"
+	report kernel/ "${KERNEL_OPS[@]}"
+fi
+step kmod-unload rmmod rvt_failnth
+injection_off
+t traffic-after pingpong ibv_rc_pingpong "$DEV:1" "$DEV:1" -c
+step unload unload_all
