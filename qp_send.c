@@ -391,9 +391,9 @@ static int rvt_post_one_wr(struct rvt_qp *qp, const struct ib_send_wr *wr,
  * here; otherwise the driver's schedule_send_no_lock() is asked to.
  *
  * Context: any, including interrupt context; takes s_hlock.
- * Return: 0; -EINVAL for a QP in RESET, INIT or RTR, or a request the QP
- * cannot take (see above); -ENOMEM if the send queue is full; or the
- * driver's errno. The requests before *@bad_wr are posted.
+ * Return: 0 (also for an empty list, @wr NULL); -EINVAL for a QP in
+ * RESET, INIT or RTR, or a request the QP cannot take (see above);
+ * -ENOMEM if the send queue is full; or the driver's errno. The requests before *@bad_wr are posted.
  */
 int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr)
@@ -412,7 +412,11 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	call_send = qp->s_head == READ_ONCE(qp->s_last) && !wr->next;
+	/*
+	 * A POST_SEND of no request reaches us as wr == NULL (uverbs passes
+	 * an empty list on): nothing to post, and nothing to dereference.
+	 */
+	call_send = wr && !wr->next && qp->s_head == READ_ONCE(qp->s_last);
 	for (; wr; wr = wr->next) {
 		ret = rvt_post_one_wr(qp, wr, &call_send);
 		if (ret < 0) {
