@@ -153,6 +153,21 @@ static int rvt_mcast_add(struct rvt_dev_info *rdi, struct rvt_ibport *ibp,
 	return 0;
 }
 
+/*
+ * The port whose groups @qp joins: the one it was given on the way to
+ * INIT. A QP that never left RESET has none (port_num 0) and so cannot be
+ * attached; without this check its rdi->ports[-1] would be read.
+ */
+static struct rvt_ibport *rvt_mcast_qp_port(struct rvt_dev_info *rdi,
+					    struct rvt_qp *qp)
+{
+	u32 port = READ_ONCE(qp->port_num);
+
+	if (port < 1 || port > rdi->ibdev.phys_port_cnt)
+		return NULL;
+	return rdi->ports[port - 1];
+}
+
 /**
  * rvt_attach_mcast - attach a UD QP to a multicast group
  * @ibqp: the QP; the IB core has checked its type, the MGID and the MLID
@@ -170,12 +185,12 @@ int rvt_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 {
 	struct rvt_qp *qp = ibqp_to_rvtqp(ibqp);
 	struct rvt_dev_info *rdi = ib_to_rvt(ibqp->device);
-	struct rvt_ibport *ibp = rdi->ports[qp->port_num - 1];
+	struct rvt_ibport *ibp = rvt_mcast_qp_port(rdi, qp);
 	struct rvt_mcast *mcast;
 	struct rvt_mcast_qp *mqp;
 	int ret;
 
-	if (ibqp->qp_num <= 1 || READ_ONCE(qp->state) == IB_QPS_RESET)
+	if (ibqp->qp_num <= 1 || READ_ONCE(qp->state) == IB_QPS_RESET || !ibp)
 		return -EINVAL;
 
 	mcast = rvt_mcast_alloc(gid, lid);
@@ -239,19 +254,19 @@ static struct rvt_mcast_qp *rvt_mcast_unlink(struct rvt_ibport *ibp,
  * the QP's entry, and the group itself once its last QP has left.
  *
  * Context: process context; takes the port lock; sleeps.
- * Return: 0, or -EINVAL if the QP is special or not attached to that
- * MGID/MLID pair.
+ * Return: 0, or -EINVAL if the QP is special, has no port yet (never left
+ * RESET) or is not attached to that MGID/MLID pair.
  */
 int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 {
 	struct rvt_qp *qp = ibqp_to_rvtqp(ibqp);
 	struct rvt_dev_info *rdi = ib_to_rvt(ibqp->device);
-	struct rvt_ibport *ibp = rdi->ports[qp->port_num - 1];
+	struct rvt_ibport *ibp = rvt_mcast_qp_port(rdi, qp);
 	struct rvt_mcast *mcast = NULL;
 	struct rvt_mcast_qp *mqp;
 	bool last = false;
 
-	if (ibqp->qp_num <= 1)
+	if (ibqp->qp_num <= 1 || !ibp)
 		return -EINVAL;
 
 	spin_lock_irq(&ibp->lock);

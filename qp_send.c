@@ -393,7 +393,8 @@ static int rvt_post_one_wr(struct rvt_qp *qp, const struct ib_send_wr *wr,
  * Context: any, including interrupt context; takes s_hlock.
  * Return: 0 (also for an empty list, @wr NULL); -EINVAL for a QP in
  * RESET, INIT or RTR, or a request the QP cannot take (see above);
- * -ENOMEM if the send queue is full; or the driver's errno. The requests before *@bad_wr are posted.
+ * -ENOMEM if the send queue is full; or the driver's errno. The requests
+ * before *@bad_wr are posted.
  */
 int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr)
