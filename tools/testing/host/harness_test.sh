@@ -83,7 +83,7 @@ fi
 # shellcheck disable=SC2317 # called through check
 scanned_kernel_log() {
 	(
-		# shellcheck source=../../vm/run.sh
+		# shellcheck source=tools/vm/run.sh
 		source "$REPO/tools/vm/run.sh"
 		bad_lines <"$FIXTURES/kernel.log"
 	)

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #define MAX_POINTS 5000
+#define PROGRESS_EVERY 100
 #define MAX_ERRNO 134
 #define MR_BYTES (64 * 1024)
 #define MCAST_LID 0xc001
@@ -61,8 +62,13 @@ static void arm(unsigned int n)
 	nth_write(n);
 }
 
-/* Disarm; true if the armed allocation was reached (and failed). */
-static bool disarm(void)
+/*
+ * Fail-nth counts down at every allocation of the task: armed far beyond
+ * reach, what is left after a call tells how many the call made.
+ */
+#define COUNT_ONLY 1000000000U
+
+static unsigned int nth_left(void)
 {
 	char buf[16];
 	ssize_t len = pread(nth_fd, buf, sizeof(buf) - 1, 0);
@@ -70,7 +76,13 @@ static bool disarm(void)
 	if (len <= 0)
 		die("read fail-nth");
 	buf[len] = '\0';
-	if (strtoul(buf, NULL, 10) == 0)
+	return strtoul(buf, NULL, 10);
+}
+
+/* Disarm; true if the armed allocation was reached (and failed). */
+static bool disarm(void)
+{
+	if (nth_left() == 0)
 		return true;
 	nth_write(0);
 	return false;
@@ -138,14 +150,44 @@ static bool judge(const char *name, unsigned int n, int ret, bool fired,
 	return true;
 }
 
+/*
+ * How many allocations one unarmed call makes: the sweep's length, shown
+ * with its progress (a sweep of a module load runs for long on the debug
+ * kernel). Only an estimate: a call may allocate more or less next time.
+ */
+static unsigned int count_allocations(const struct op *op)
+{
+	unsigned int left;
+
+	if (op->prepare && op->prepare())
+		return 0;
+	nth_write(COUNT_ONLY);
+	op->call();
+	left = nth_left();
+	nth_write(0);
+	op->undo();
+	return COUNT_ONLY - left;
+}
+
+static void show_progress(const struct op *op, unsigned int n,
+			  unsigned int total)
+{
+	if (n % PROGRESS_EVERY == 0)
+		fprintf(stderr, "failnth: %s: %u of about %u points\n",
+			op->name, n, total);
+}
+
 static bool sweep(const struct op *op)
 {
+	unsigned int n, total = count_allocations(op);
 	struct tally t = {};
-	unsigned int n;
 	bool fired;
 	int ret;
 
+	fprintf(stderr, "failnth: %s: about %u allocations to fail\n",
+		op->name, total);
 	for (n = 1; n <= MAX_POINTS; n++) {
+		show_progress(op, n, total);
 		ret = op->prepare ? op->prepare() : 0;
 		if (ret) {
 			printf("# %s: prepare failed: %s\n", op->name,
@@ -373,6 +415,8 @@ static const struct op user_ops[] = {
 	{ "mcast-attach", u_prep_ud, u_call_attach, u_undo },
 };
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static void user_setup(const char *name)
 {
 	struct ibv_device **list = ibv_get_device_list(NULL);
@@ -465,9 +509,10 @@ static bool load_sweep(const char *path, const char *params)
 
 /* ---- main ------------------------------------------------------------------- */
 
-static void usage(void)
+static void bad_usage(void)
 {
-	fprintf(stderr, "usage: failnth user DEVICE OP... | kernel OP... | load MODULE.ko [PARAMS]\n");
+	fputs("usage: failnth user DEVICE OP... | kernel OP...\n"
+	      "       failnth load MODULE.ko [PARAMS]\n", stderr);
 	exit(2);
 }
 
@@ -477,7 +522,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc < 3)
-		usage();
+		bad_usage();
 	/* No page faults of ours may meet an armed allocation. */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		die("mlockall");
@@ -495,10 +540,9 @@ int main(int argc, char **argv)
 		return ok ? 0 : 1;
 	}
 	if (strcmp(argv[1], "user") || argc < 4)
-		usage();
+		bad_usage();
 	user_setup(argv[2]);
 	for (i = 3; i < argc; i++)
-		ok &= sweep(find_op(user_ops, sizeof(user_ops) / sizeof(user_ops[0]),
-				    argv[i]));
+		ok &= sweep(find_op(user_ops, ARRAY_SIZE(user_ops), argv[i]));
 	return ok ? 0 : 1;
 }

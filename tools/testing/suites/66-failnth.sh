@@ -56,8 +56,11 @@ build_failnth() {
 		"$TESTING_DIR/progs/failnth.c" -libverbs
 }
 
+# failnth's verdicts go to $WORK/out (report reads them), its progress
+# straight to the console: a sweep of a module load on the debug kernel
+# runs for long.
 run_failnth() {
-	"$WORK/failnth" "$@" >"$WORK/out" 2>&1
+	"$WORK/failnth" "$@" >"$WORK/out" 2> >(indent >&2)
 	indent <"$WORK/out"
 }
 
