@@ -129,9 +129,13 @@ struct st_case {
  * @refused: posts refused after the event (@refuse_after)
  * @retries: posts that found the send queue full and were tried again
  * @capped: stopped at ST_MAX_SEQ
- * @idle: the poster has stopped posting
+ * @idle: the poster has stopped posting; set with release semantics,
+ *	  after which the fields above (the poster's alone) are final
  * @max_ok: highest sequence number completed successfully, or -1
  * @min_err: lowest sequence number completed with an error
+ *
+ * The atomics and bitmaps are shared by the pollers, which update them
+ * with atomic operations only; no lock guards a poster.
  * @send_ref: references on each send slot (its work request)
  * @write_ref: on each remote write slot (the WRITE's completion, and the
  *	       receive of a WRITE with immediate)
