@@ -291,6 +291,10 @@ struct op_stat {
 
 static struct op_stat stats[NR_OPS];
 static unsigned long failures, step, rounds, scribbles, ring_posts;
+/* A child's failures, which its parent adds to its own when it reaps it
+ * (a killed child cannot report them otherwise); MAP_SHARED.
+ */
+static unsigned long *child_failures;
 static unsigned long wcs_polled, ring_wcs;	/* completions seen */
 static unsigned long children, children_killed, children_exited;
 static bool verbose, is_child;
@@ -523,6 +527,12 @@ static void setup_memory(void)
 		exit(2);
 	}
 	scratch = map_anon(SCRATCH_BYTES, PROT_READ | PROT_WRITE);
+	child_failures = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (child_failures == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
 	arena = map_anon(ARENA_BYTES, PROT_READ | PROT_WRITE);
 	memset(arena, 0, ARENA_BYTES);
 }
@@ -545,6 +555,8 @@ static void failf(const char *fmt, ...)
 	printf("\n");
 	fflush(stdout);
 	failures++;
+	if (is_child)
+		__atomic_add_fetch(child_failures, 1, __ATOMIC_RELAXED);
 }
 
 static void describe(const char *fmt, ...)
@@ -555,7 +567,8 @@ static void describe(const char *fmt, ...)
 	vsnprintf(desc, sizeof(desc), fmt, ap);
 	va_end(ap);
 	if (verbose)
-		printf("%sstep %lu: %s\n", who(), step, desc);
+		printf("%sstep %lu%s: %s\n", who(), step, sane ? "*" : "",
+		       desc);
 }
 
 static void on_alarm(int sig)
@@ -2354,7 +2367,8 @@ static void cmd_modify_srq(void)
 		w.drv_in = &offset_addr;
 		w.drv_in_len = sizeof(offset_addr);
 	}
-	w.embedded_ok = pk == PK_VALID || !w.drv_in;
+	/* without it, words the framing appends are read as the address */
+	w.embedded_ok = pk == PK_VALID && w.drv_in;
 	if (!wsubmit(&w) || !(c.attr_mask & SRQ_MAX_WR) || !o || !w.drv_in ||
 	    pk != PK_VALID)
 		return;
@@ -2406,7 +2420,9 @@ static void pick_sge(struct ib_uverbs_sge *s)
 		__u64 off = rnd((__u32)mr->mr.len);
 
 		s->addr = mr->mr.iova + off;
-		s->length = 1 + rnd((__u32)min_sz(mr->mr.len - off, 8192ull));
+		/* sane: within a UD MTU */
+		s->length = 1 + rnd((__u32)min_sz(mr->mr.len - off,
+						  sane ? 1024 : 8192));
 		s->lkey = mr->mr.lkey;
 		return;
 	}
@@ -2483,7 +2499,7 @@ struct post_layout {
 static void pick_layout(struct post_layout *l, size_t wr_bytes)
 {
 	l->wr_count = sane || chance(90) ? 1 + rnd(4) : pick_u32(1, 8, 64);
-	l->per_wr = sane || chance(90) ? 1 + rnd(2) : pick_u32(0, 3, 32);
+	l->per_wr = sane ? 1 : chance(90) ? 1 + rnd(2) : pick_u32(0, 3, 32);
 	l->wqe_size = (__u32)wr_bytes;
 	if (!sane && chance(8))
 		l->wqe_size = pick_u32((__u32)wr_bytes, (__u32)wr_bytes + 32,
@@ -3426,6 +3442,7 @@ static void child_main(__u64 seed, bool share)
 	is_child = true;
 	rng = seed;
 	failures = 0;
+	fd_shared = share;	/* the parent may map our new cookies */
 	if (!share) {
 		memset(objs, 0, sizeof(objs));
 		kmem_live = 0;
@@ -3461,10 +3478,11 @@ static void spawn_child(void)
 		       (unsigned long long)seed, share ? ", shares the fd" : "");
 }
 
-/* The child's end: a failure of its own, or one to die when killed. */
+/* The child's end: its failures, a hang or crash, a death not by SIGKILL. */
 static void reap_child(int status, bool killed)
 {
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+	/* status 1: failures it counted in child_failures */
+	if (WIFEXITED(status) && WEXITSTATUS(status) > 1) {
 		failf("the child (pid %d) exited with status %d", child.pid,
 		      WEXITSTATUS(status));
 	} else if (WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL) {
@@ -3475,6 +3493,7 @@ static void reap_child(int status, bool killed)
 		children_killed++;
 	else
 		children_exited++;
+	failures += __atomic_exchange_n(child_failures, 0, __ATOMIC_RELAXED);
 	child.pid = 0;
 }
 
