@@ -4,7 +4,8 @@
  * interface of one RDMA device (issue 10, suite 68-fuzz).
  *
  * Usage: uverbs_fuzz --device NAME [--seed S] [--seconds N] [--steps N]
- *                    [--no-fork] [--verbose]
+ *                    [--avoid BUG,...] [--no-fork] [--verbose]
+ * (--avoid: known kernel bugs not to run into again, see avoidable[])
  *
  * Each round opens /dev/infiniband/uverbsX, creates a user context with
  * GET_CONTEXT through write(), and then takes random steps:
@@ -1347,7 +1348,7 @@ static bool wsubmit(struct wreq *w)
 	w->ok = ret >= 0 && (size_t)ret == f.len;
 	w->resp = w->ok && f.ptr == PK_VALID ? resp_buf : NULL;
 	if (w->resp && w->ex) {
-		w->out_len = min_sz(f.out_bytes, page_align(w->resp_len));
+		w->out_len = min_sz(f.out_bytes, div_up(w->resp_len, 8) * 8);
 		w->drv_out_len = f.out_bytes - w->out_len;
 	} else if (w->resp) {
 		w->out_len = min_sz(f.out_bytes, w->resp_len);
@@ -3691,9 +3692,10 @@ static bool learn_device(void)
 		fprintf(stderr, "cannot query %s\n", dev_path);
 		return false;
 	}
-	printf("device: max_cqe %u max_qp_wr %u max_sge %u max_srq_wr %u ports %u lid %u driver_id %u\n",
-	       lim.max_cqe, lim.max_qp_wr, lim.max_sge, lim.max_srq_wr,
-	       lim.ports, lim.lid, driver_id);
+	printf("device: max_cqe %u max_qp_wr %u max_sge %u max_srq_wr %u\n",
+	       lim.max_cqe, lim.max_qp_wr, lim.max_sge, lim.max_srq_wr);
+	printf("device: ports %u lid %u driver_id %u\n", lim.ports, lim.lid,
+	       driver_id);
 	return true;
 }
 
@@ -3917,6 +3919,7 @@ int main(int argc, char **argv)
 	__u64 seed = 1;
 	double seconds = 60, deadline;
 	unsigned long max_steps = ~0ul;
+	bool bad_avoid = false;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -3928,17 +3931,16 @@ int main(int argc, char **argv)
 			seconds = strtod(argv[++i], NULL);
 		else if (!strcmp(argv[i], "--steps") && i + 1 < argc)
 			max_steps = strtoul(argv[++i], NULL, 0);
-		else if (!strcmp(argv[i], "--avoid") && i + 1 < argc) {
-			if (!parse_avoid(argv[++i]))
-				print_usage();
-		} else if (!strcmp(argv[i], "--no-fork"))
+		else if (!strcmp(argv[i], "--avoid") && i + 1 < argc)
+			bad_avoid |= !parse_avoid(argv[++i]);
+		else if (!strcmp(argv[i], "--no-fork"))
 			setenv("UVERBS_FUZZ_NO_FORK", "1", 1);
 		else if (!strcmp(argv[i], "--verbose"))
 			verbose = true;
 		else
 			print_usage();
 	}
-	if (!dev)
+	if (!dev || bad_avoid)
 		print_usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!find_uverbs(dev)) {
