@@ -343,6 +343,7 @@ static bool exact_mode;
 #define AV_POST_SEND_NO_WR	BIT(0)
 #define AV_RESIZE_CQ_COOKIE	BIT(1)
 #define AV_RQ_SGE_COUNT		BIT(2)
+#define AV_MCAST_NO_PORT	BIT(3)
 
 static const struct {
 	const char *name;
@@ -354,6 +355,8 @@ static const struct {
 	{ "resize-cq-no-cookie", AV_RESIZE_CQ_COOKIE },
 	/* upstream trusts a user ring's SGE counts */
 	{ "rq-sge-count", AV_RQ_SGE_COUNT },
+	/* rvt_attach_mcast() indexes rdi->ports[port_num - 1], port 0 too */
+	{ "mcast-no-port", AV_MCAST_NO_PORT },
 };
 
 static unsigned int avoid;
@@ -386,7 +389,10 @@ static bool cmd_avoided(__u32 cmd)
 	return ((avoid & AV_POST_SEND_NO_WR) &&
 		cmd == IB_USER_VERBS_CMD_POST_SEND) ||
 	       ((avoid & AV_RESIZE_CQ_COOKIE) &&
-		cmd == IB_USER_VERBS_CMD_RESIZE_CQ);
+		cmd == IB_USER_VERBS_CMD_RESIZE_CQ) ||
+	       ((avoid & AV_MCAST_NO_PORT) &&
+		(cmd == IB_USER_VERBS_CMD_ATTACH_MCAST ||
+		 cmd == IB_USER_VERBS_CMD_DETACH_MCAST));
 }
 
 /* The values around a limit, and the ones that break signed arithmetic. */
@@ -634,7 +640,8 @@ enum kind { K_PD, K_MR, K_CQ, K_QP, K_SRQ, K_AH, NR_KINDS };
  * @cost: kernel memory its queues take, estimated, for KMEM_BUDGET
  * @mr: an MR's IOVA range, keys and access
  * @cq: a CQ's size, and whether the kernel polls it (no user ring)
- * @qp: a QP's number, type, state as last set, and receive queue
+ * @qp: a QP's number, type, state as last set, whether it was given a
+ *	port, and whether it has an SRQ
  * @srq: an SRQ's size
  */
 struct obj {
@@ -653,7 +660,7 @@ struct obj {
 		} cq;
 		struct {
 			__u32 qpn, type, state;
-			bool has_srq;
+			bool has_port, has_srq;
 		} qp;
 		struct {
 			__u32 max_wr, max_sge;
@@ -1731,6 +1738,8 @@ static void cmd_mcast(bool attach)
 	if (chance(10))
 		fill_safe(c.gid, sizeof(c.gid));
 	c.qp_handle = pick_handle(K_QP, &o);
+	if ((avoid & AV_MCAST_NO_PORT) && (!o || !o->qp.has_port))
+		return;
 	c.mlid = (__u16)(chance(80) ? MCAST_LID_BASE + rnd(4) :
 			 boundary(0xffff));
 	if (chance(5))
@@ -2256,6 +2265,8 @@ static bool cmd_modify_qp(struct obj *qp, __u32 to, __u32 peer_qpn,
 	qp = find_live_handle(handle);
 	if (qp && qp->kind == K_QP && (m->attr_mask & QPA_STATE))
 		qp->qp.state = m->qp_state;
+	if (qp && qp->kind == K_QP && (m->attr_mask & QPA_PORT))
+		qp->qp.has_port = true;
 	return true;
 }
 
