@@ -344,6 +344,7 @@ static bool exact_mode;
 #define AV_RESIZE_CQ_COOKIE	BIT(1)
 #define AV_RQ_SGE_COUNT		BIT(2)
 #define AV_MCAST_NO_PORT	BIT(3)
+#define AV_CREATE_QP_RESP	BIT(4)
 
 static const struct {
 	const char *name;
@@ -357,6 +358,11 @@ static const struct {
 	{ "rq-sge-count", AV_RQ_SGE_COUNT },
 	/* rvt_attach_mcast() indexes rdi->ports[port_num - 1], port 0 too */
 	{ "mcast-no-port", AV_MCAST_NO_PORT },
+	/*
+	 * upstream's rvt_create_qp() frees a user RQ ring twice when it
+	 * cannot write the ring's cookie (an invalid response pointer)
+	 */
+	{ "create-qp-response", AV_CREATE_QP_RESP },
 };
 
 static unsigned int avoid;
@@ -392,7 +398,9 @@ static bool cmd_avoided(__u32 cmd)
 		cmd == IB_USER_VERBS_CMD_RESIZE_CQ) ||
 	       ((avoid & AV_MCAST_NO_PORT) &&
 		(cmd == IB_USER_VERBS_CMD_ATTACH_MCAST ||
-		 cmd == IB_USER_VERBS_CMD_DETACH_MCAST));
+		 cmd == IB_USER_VERBS_CMD_DETACH_MCAST)) ||
+	       ((avoid & AV_CREATE_QP_RESP) &&
+		cmd == IB_USER_VERBS_CMD_CREATE_QP);
 }
 
 /* The values around a limit, and the ones that break signed arithmetic. */
@@ -533,7 +541,16 @@ static void setup_memory(void)
 		perror("mprotect");
 		exit(2);
 	}
-	scratch = map_anon(SCRATCH_BYTES, PROT_READ | PROT_WRITE);
+	/*
+	 * Twice the room pointers into it are drawn from, and a guard: a
+	 * length field is at most 64 KiB, so what the kernel writes at such
+	 * a pointer stays in the buffer or faults.
+	 */
+	scratch = map_anon(2 * SCRATCH_BYTES + PAGE, PROT_READ | PROT_WRITE);
+	if (mprotect(scratch + 2 * SCRATCH_BYTES, PAGE, PROT_NONE)) {
+		perror("mprotect");
+		exit(2);
+	}
 	child_failures = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
 			      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (child_failures == MAP_FAILED) {
@@ -2060,6 +2077,7 @@ static void cmd_create_qp(void)
 		  sizeof(c), sizeof(r));
 	w.drv_out = sizeof(__u64);
 	w.check_off = 0;
+	w.force_clean = avoid & AV_CREATE_QP_RESP;
 	if (!wsubmit(&w) || !w.resp)
 		return;
 	memcpy(&r, w.resp, sizeof(r));
@@ -2102,6 +2120,7 @@ static void cmd_ex_create_qp(void)
 	w.ex = true;
 	w.drv_out = sizeof(__u64);
 	w.check_off = 0;
+	w.force_clean = avoid & AV_CREATE_QP_RESP;
 	if (!wsubmit(&w) || !w.resp)
 		return;
 	memcpy(&r, w.resp, sizeof(r));
@@ -2531,17 +2550,18 @@ static size_t build_post(char *body, size_t hdr_len, size_t max,
 			 void (*fill_wr)(void *wr, __u32 num_sge))
 {
 	size_t pos = hdr_len, room = min_sz(l->wqe_size, 256u);
+	/* a WR is written whole even where wqe_size says it is shorter */
+	size_t fill = room > wr_bytes ? room : wr_bytes;
 	__u32 i;
 
-	for (i = 0; i < l->wr_count && pos + room <= max; i++) {
-		memset(body + pos, 0, room);
+	for (i = 0; i < l->wr_count && i < 512 && pos + fill <= max; i++) {
+		memset(body + pos, 0, fill);
 		fill_wr(body + pos, sane || chance(95) ? l->per_wr :
 			pick_u32(0, 3, 32));
-		pos += min_sz(room, l->wqe_size);
+		pos += room;
 		if (l->wqe_size > room)
 			break;	/* a wqe_size too big to build: truncated */
 	}
-	(void)wr_bytes;
 	for (i = 0; i < l->sge_count && pos + SGE_BYTES <= max; i++) {
 		pick_sge((struct ib_uverbs_sge *)(body + pos));
 		pos += SGE_BYTES;
@@ -2814,7 +2834,10 @@ static bool isubmit(enum op op, struct ioc *c, bool valid)
 	if (!c->hdr.length)
 		c->hdr.length = (__u16)(sizeof(c->hdr) +
 					c->hdr.num_attrs * sizeof(c->attrs[0]));
-	valid = ioc_damage(c) && valid;
+	if (!((avoid & AV_CREATE_QP_RESP) &&
+	      c->hdr.object_id == UVERBS_OBJECT_QP &&
+	      c->hdr.method_id == UVERBS_METHOD_QP_CREATE))
+		valid = ioc_damage(c) && valid;
 	timer_on();
 	ret = ioctl(fd, RDMA_VERBS_IOCTL, c);
 	err = errno;
@@ -3046,6 +3069,9 @@ static void ioc_random(void)
 	__u16 object = (__u16)(chance(80) ? rnd(18) : next64());
 	__u16 method = (__u16)(chance(80) ? rnd(8) : next64());
 
+	if ((avoid & AV_CREATE_QP_RESP) && object == UVERBS_OBJECT_QP &&
+	    method == UVERBS_METHOD_QP_CREATE)
+		return;
 	describe("ioctl object %u method %u attrs %u", object, method, n);
 	ioc_init(&c, object, method);
 	for (i = 0; i < n; i++) {
