@@ -5,10 +5,11 @@
  *
  * Usage: uverbs_fuzz --device NAME [--seed S] [--seconds N] [--steps N]
  *                    [--avoid BUG,...] [--no-fork] [--verbose]
- * (--avoid: known kernel bugs not to run into again, see avoidable[])
  *
  * Each round opens /dev/infiniband/uverbsX, creates a user context with
- * GET_CONTEXT through write(), and then takes random steps:
+ * GET_CONTEXT through write(), and then takes random steps, half of them
+ * sane (live handles, valid pointers, the ABI's sizes: objects get made,
+ * QPs wired to each other and traffic sent), the others hostile:
  *  - write() commands (the ones rdmavt implements, the extended ones and
  *    random command numbers) with fields drawn from sensible values,
  *    boundaries and random ones; handles of live objects, destroyed ones
@@ -29,6 +30,10 @@
  * on the parent's, and is killed with SIGKILL or exits with its objects
  * live: the kernel must clean up. Rounds end by closing everything in a
  * random order, with objects still live.
+ *
+ * Receives land only in MRs on memory of ours; the summary counts the
+ * completions seen. --avoid names known kernel bugs to keep away from
+ * (avoidable[]), so that a run finds the next one.
  *
  * Every call runs under a 20 s alarm: a call that blocks longer is a
  * failure (reported with its step and arguments, and the program exits).
@@ -51,12 +56,12 @@
  * (NULL, low pages, a PROT_NONE guard, the kernel's half), and writes
  * only to memory it mapped itself.
  *
- * The seed replays the sequence of calls: with --no-fork and --steps N,
- * up to kernel timing (completions arriving), the same calls in the same
- * order. Exit status: 0 no failure, 1 failures, 2 usage or setup error.
+ * The seed replays the sequence of calls: with --no-fork, --steps N and
+ * --seconds long enough, up to kernel timing (how far the kernel got
+ * through a ring decides whether a receive is posted), the same calls in
+ * the same order. Exit status: 0 no failure, 1 failures, 2 usage or setup error.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

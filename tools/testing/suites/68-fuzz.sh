@@ -12,7 +12,11 @@
 # Two runs of RVT_FUZZ_SECONDS (default 60) each: one with the fixed seed
 # RVT_FUZZ_SEED (default 68), so the run is reproducible, and one with a
 # seed from the date. Both seeds are printed; a failure is replayed with
-#   uverbs_fuzz --device rvtsw_0 --seed SEED --steps STEP --no-fork
+#   uverbs_fuzz --device rvtsw_0 --seed SEED --steps STEP --no-fork \
+#       --seconds 3600 --avoid LIST --verbose
+# On the distro core the fuzzer also keeps away from that core's own
+# crashes and WARNs on hostile input (DISTRO_AVOID), and runs otherwise
+# the same.
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
