@@ -1,0 +1,18 @@
+#!/bin/bash
+# Reproduces rvt_post_send()'s NULL dereference on a POST_SEND of no work
+# request (post_send_no_wr.c says how). Not part of `make check`: the
+# guest oopses, and hangs once something destroys the QP. Either core:
+#   RVT_CORE=ours tools/vm/run.sh --pci-testdev --timeout 300 \
+#       tools/testing/repro/post_send_no_wr.sh
+# Expected on a fixed core: "ibv_post_send: ok" (or an errno) and a clean
+# kernel log.
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cc -O2 -Wall -Wextra -Werror -o "$WORK/post_send_no_wr" \
+	"$TESTING_DIR/repro/post_send_no_wr.c" -libverbs || exit 1
+load_rvtsw || exit 1
+wait_for 50 test -e /sys/class/infiniband/rvtsw_0 || exit 1
+"$WORK/post_send_no_wr" rvtsw_0
