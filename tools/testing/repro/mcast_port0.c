@@ -4,9 +4,10 @@
  * uverbs_fuzz, suite 68-fuzz, on the KASAN kernel): a user QP has no
  * port until it is modified to INIT, and rvt_attach_mcast() (and
  * rvt_detach_mcast()) read rdi->ports[qp->port_num - 1] before they
- * look at the QP's state (mcast.c; upstream's mcast.c the same). For a
- * UD QP in RESET that is the word before the ports array: KASAN reports
- * slab-out-of-bounds, then the call returns EINVAL as it should. (Only
+ * look at the QP's state (upstream's mcast.c). For a UD QP in RESET that
+ * is the word before the ports array: KASAN reports slab-out-of-bounds,
+ * then the call returns EINVAL as it should. Ours (mcast.c) refuses a QP
+ * without a port first; 68-fuzz's mcast-no-port runs this on it. (Only
  * RESET has port 0: Linux takes a QP out of RESET to INIT only, and INIT
  * needs a port.)
  *

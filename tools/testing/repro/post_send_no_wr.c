@@ -6,9 +6,10 @@
  * libibverbs: ipathverbs' post_send is ibv_cmd_post_send(), which
  * writes the command with wr_count 0 for a NULL list, and
  * ib_uverbs_post_send() hands the driver wr == NULL. rvt_post_send()
- * reads wr->next under s_hlock (qp_send.c; upstream's qp.c the same),
- * so the task dies with the lock held and interrupts off, and the next
- * destroy of the QP spins forever.
+ * reads wr->next under s_hlock (upstream's qp.c), so the task dies with
+ * the lock held and interrupts off, and the next destroy of the QP spins
+ * forever. Ours (qp_send.c) posts nothing and returns 0; 68-fuzz's
+ * post-send-no-wr runs this on it.
  *
  * Usage: post_send_no_wr DEVICE   (a QP in the error state will do:
  * posting is allowed there, to be flushed; it goes through INIT)

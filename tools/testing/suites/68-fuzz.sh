@@ -14,9 +14,9 @@
 # seed from the date. Both seeds are printed; a failure is replayed with
 #   uverbs_fuzz --device rvtsw_0 --seed SEED --steps STEP --no-fork \
 #       --seconds 3600 --avoid LIST --verbose
-# On the distro core the fuzzer also keeps away from that core's own
-# crashes and WARNs on hostile input (DISTRO_AVOID), and runs otherwise
-# the same.
+# On the distro core the fuzzer keeps away from that core's crashes and
+# WARNs on hostile input (DISTRO_AVOID), the ones it found included, and
+# runs otherwise the same; the found ones' reproductions are tests here.
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
@@ -27,36 +27,28 @@ DATE_SEED=$(date +%s)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# Known kernel bugs the fuzzer is told to keep away from (--avoid), so
-# that a run can find the next one. Found by this fuzzer, in both cores,
-# each with a reproduction in tools/testing/repro/; while one is avoided,
-# a SKIP says so (RVT_FUZZ_AVOID= runs into them):
+# Bugs this fuzzer found, each with a reproduction in tools/testing/repro/
+# that is also its regression test below (run on our core, which fixed
+# them). Upstream has them all, so on the distro core the fuzzer is told
+# to keep away from them (--avoid), and from that core's other crashes
+# and WARNs on hostile input: rvt_resize_cq() without room for the
+# cookie of a mapped CQ, a user ring's SGE count overrunning r_sg_list
+# (both in Documentation/differences.rst), and rvt_create_qp()'s error
+# path freeing a user RQ ring twice ("Trying to vfree() nonexistent vm
+# area") when the ring's cookie cannot be written (differences.rst has
+# the same path, reached at max_qp). RVT_FUZZ_AVOID overrides the list.
 declare -A FOUND=(
-	[post-send-no-wr]="rvt_post_send() dereferences the WR list, NULL for a POST_SEND of no WR: an oops with s_hlock held (repro/post_send_no_wr.sh)"
-	[mcast-no-port]="rvt_attach_mcast() and rvt_detach_mcast() read rdi->ports[-1] for a QP still in RESET: KASAN slab-out-of-bounds (repro/mcast_port0.sh)"
+	[post-send-no-wr]="rvt_post_send() dereferences the WR list, NULL for a POST_SEND of no WR: an oops with s_hlock held"
+	[mcast-no-port]="rvt_attach_mcast() and rvt_detach_mcast() read rdi->ports[-1] for a QP still in RESET: KASAN slab-out-of-bounds"
 )
-AVOID=${RVT_FUZZ_AVOID-post-send-no-wr,mcast-no-port}
-# The distro core's crashes and WARNs on hostile input: rvt_resize_cq()
-# without room for the cookie of a mapped CQ, a user ring's SGE count
-# overrunning r_sg_list (both in Documentation/differences.rst), and
-# rvt_create_qp()'s error path freeing a user RQ ring twice ("Trying to
-# vfree() nonexistent vm area") when the ring's cookie cannot be written
-# (differences.rst has the same path, reached at max_qp).
-DISTRO_AVOID=resize-cq-no-cookie,rq-sge-count,create-qp-response
+DISTRO_AVOID=post-send-no-wr,mcast-no-port,resize-cq-no-cookie,rq-sge-count,create-qp-response
 if on_distro_core; then
-	AVOID=${AVOID:+$AVOID,}$DISTRO_AVOID
+	AVOID=${RVT_FUZZ_AVOID-$DISTRO_AVOID}
+else
+	AVOID=${RVT_FUZZ_AVOID-}
 fi
 
-# The found bugs being avoided, in a fixed order.
-avoided_found() {
-	local bug
-	for bug in post-send-no-wr mcast-no-port; do
-		[[ ,$AVOID, != *,$bug,* ]] || echo "$bug"
-	done
-}
-AVOIDED_FOUND=$(avoided_found)
-
-plan $((4 + $(wc -w <<<"$AVOIDED_FOUND")))
+plan $((4 + ${#FOUND[@]}))
 
 build_fuzzer() {
 	cc -O2 -Wall -Wextra -Werror -o "$WORK/uverbs_fuzz" \
@@ -72,6 +64,21 @@ fuzz() {
 		>"$WORK/out" 2>&1 || rc=$?
 	cat "$WORK/out"
 	return "$rc"
+}
+
+# repro PROG EXPECTED...: the reproduction PROG.c of a found bug, run on
+# the device; each line of EXPECTED must be in its output (the kernel log
+# must stay clean: the harness checks it).
+repro() {
+	local prog=$1 out line
+	shift
+	cc -O2 -Wall -Wextra -Werror -o "$WORK/$prog" \
+		"$TESTING_DIR/repro/$prog.c" -libverbs || return 1
+	out=$("$WORK/$prog" "$DEV") || { echo "$out"; return 1; }
+	echo "$out"
+	for line; do
+		grep -qxF "$line" <<<"$out" || { echo "missing: $line"; return 1; }
+	done
 }
 
 # No QP is left on the device but the MAD QPs (0 and 1) of each port.
@@ -97,9 +104,11 @@ step ready wait_for 50 test -e /sys/class/infiniband/$DEV
 echo "    fixed seed $FIXED_SEED, date seed $DATE_SEED, avoiding ${AVOID:-nothing}"
 t fuzz-fixed-seed fuzz "$FIXED_SEED"
 t fuzz-date-seed fuzz "$DATE_SEED"
-for bug in $AVOIDED_FOUND; do
-	result SKIP "$bug" "not fuzzed, a known bug: ${FOUND[$bug]}"
-done
+skip_on_distro "upstream's bug: ${FOUND[post-send-no-wr]}" \
+	post-send-no-wr repro post_send_no_wr "ibv_post_send: ok"
+skip_on_distro "upstream's bug: ${FOUND[mcast-no-port]}" \
+	mcast-no-port repro mcast_port0 "ibv_attach_mcast: Invalid argument" \
+	"ibv_detach_mcast: Invalid argument"
 t traffic-after pingpong ibv_rc_pingpong "$DEV:1" "$DEV:1"
 t only-mad-qps-after qps_settle
 step unload unload_all
