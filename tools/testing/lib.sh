@@ -96,9 +96,19 @@ t() {
 	if ((rc == 0)); then
 		pass "$name"
 	else
-		fail "$name" "exit status $rc"
+		fail "$name" "exit status $rc$(last_words "$out")"
 	fi
 	return 0
+}
+
+# last_words OUTPUT: ": " and the last line OUTPUT has, up to 160
+# characters, for a failure's reason: the summary (the run's logs hold
+# the rest) says why, not just that it failed. Nothing for no output.
+last_words() {
+	local line
+	line=$(sed '/^[[:space:]]*$/d' <<<"$1" | tail -n 1 | tr -d '\r')
+	line=${line#"${line%%[![:space:]]*}"}
+	[[ -z $line ]] || printf ': %.160s' "$line"
 }
 
 # on_distro_core CMD...: true when the suites run on the distro core.

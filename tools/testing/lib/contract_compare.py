@@ -231,7 +231,7 @@ def compare(personality, logs, entries, show_all):
     reported = {}
     order = list(logs["ours"])
     order += [s for s in logs["distro"] if s not in logs["ours"]]
-    unlisted = 0
+    unlisted = []
     for step in order:
         shown = 0
         if step.endswith(".register"):
@@ -265,7 +265,7 @@ def compare(personality, logs, entries, show_all):
             for e in covering:
                 e.used += 1
             if not covering:
-                unlisted += 1
+                unlisted.append(f"{personality} {step} {side}: {text}")
             if show_all or not covering:
                 shown += 1
                 if shown <= MAX_SHOWN:
@@ -295,16 +295,23 @@ def main():
     except (OSError, ValueError) as err:
         print(f"contract_compare: {err}", file=sys.stderr)
         return 2
-    unlisted = sum(compare(p, logs, entries, args.show_all)
-                   for p, logs in runs)
+    unlisted = [d for p, logs in runs
+                for d in compare(p, logs, entries, args.show_all)]
     stale = [e for e in entries if not e.used]
     for e in stale:
         print(f"  stale entry {e.id} ({e.where}): no difference matches it")
     for e in entries:
         if e.used:
             print(f"  listed {e.id}: {e.used} difference(s)")
-    print(f"contract: {unlisted} unlisted difference(s), {len(stale)} stale "
-          f"entr{'y' if len(stale) == 1 else 'ies'}")
+    # The last line is what a failure's summary shows: say what went wrong.
+    first = []
+    if unlisted:
+        first.append(f"first unlisted: {unlisted[0]}")
+    if stale:
+        first.append(f"first stale: {stale[0].id}")
+    print(f"contract: {len(unlisted)} unlisted difference(s), {len(stale)} "
+          f"stale entr{'y' if len(stale) == 1 else 'ies'}"
+          + "".join(f"; {f}" for f in first))
     return 1 if unlisted or stale else 0
 
 
