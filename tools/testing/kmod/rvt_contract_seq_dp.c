@@ -563,7 +563,13 @@ static void ct_timer_exports(void)
 
 	ct_step("timer.exports_up");
 	ibqp = ct_create_qp("t_a", IB_QPT_RC, 1, NULL, 4, 4);
-	if (!ibqp || ct_rc_qp(ibqp, 1, CT_WIRE_LID, 0x99, 14, 2, 2, 1)) {
+	/*
+	 * A 4 s ACK timeout: the steps below arm the retry timer and stop it
+	 * a few lines later, and a guest stalled by its host for more than a
+	 * 67 ms timeout (code 14) would see it fire in between, on one core
+	 * and not the other.
+	 */
+	if (!ibqp || ct_rc_qp(ibqp, 1, CT_WIRE_LID, 0x99, 20, 2, 2, 1)) {
 		ct_destroy_qp(ibqp);
 		ct_end_step();
 		return;
