@@ -350,6 +350,7 @@ static bool exact_mode;
 #define AV_RQ_SGE_COUNT		BIT(2)
 #define AV_MCAST_NO_PORT	BIT(3)
 #define AV_CREATE_QP_RESP	BIT(4)
+#define AV_RC_SEND		BIT(5)
 
 static const struct {
 	const char *name;
@@ -368,6 +369,12 @@ static const struct {
 	 * cannot write the ring's cookie (an invalid response pointer)
 	 */
 	{ "create-qp-response", AV_CREATE_QP_RESP },
+	/*
+	 * upstream deadlocks when a destroy or a modify of an RC or UC QP
+	 * meets the loopback engine still sending on it (r_lock and s_lock
+	 * taken in the two orders): only UD QPs get sends, on live handles
+	 */
+	{ "rc-send", AV_RC_SEND },
 };
 
 static unsigned int avoid;
@@ -397,7 +404,7 @@ static bool parse_avoid(const char *list)
 /* A write() command number that would run into an avoided bug. */
 static bool cmd_avoided(__u32 cmd)
 {
-	return ((avoid & AV_POST_SEND_NO_WR) &&
+	return ((avoid & (AV_POST_SEND_NO_WR | AV_RC_SEND)) &&
 		cmd == IB_USER_VERBS_CMD_POST_SEND) ||
 	       ((avoid & AV_RESIZE_CQ_COOKIE) &&
 		cmd == IB_USER_VERBS_CMD_RESIZE_CQ) ||
@@ -2607,7 +2614,12 @@ static void cmd_post(enum op op)
 		    IB_USER_VERBS_CMD_POST_SRQ_RECV;
 
 	o = pick_qp_in(send ? QPS_RTS : QPS_INIT + rnd(3));
-	if (op == OP_POST_SRQ_RECV || !o || (!sane && chance(30)))
+	if (send && (avoid & AV_RC_SEND) &&
+	    (!o || o->qp.type != IB_UVERBS_QPT_UD))
+		return;
+	if (send && (avoid & AV_RC_SEND))
+		h->qp_handle = o->handle;
+	else if (op == OP_POST_SRQ_RECV || !o || (!sane && chance(30)))
 		h->qp_handle = pick_handle(op == OP_POST_SRQ_RECV ? K_SRQ :
 					   K_QP, &o);
 	else
