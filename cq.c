@@ -537,6 +537,50 @@ int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry)
 }
 
 /**
+ * rvt_cq_forget_qp - drop a destroyed QP's completions from a CQ that a
+ *		      process polls through the kernel
+ * @ibcq: the QP's send or receive CQ, or NULL
+ * @qp: the QP being destroyed, which makes no more completions
+ *
+ * A kernel-polled ring holds whole struct ib_wc entries, pointer to the
+ * QP included, and ib_uverbs_poll_cq() reads wc->qp->qp_num of each one
+ * it hands out: a process that destroys a QP and then polls its CQ would
+ * have the kernel read the freed QP (found by uverbs_fuzz under KASAN;
+ * upstream keeps the entries). Such a QP's completions go, the others
+ * keep their order, as a hardware driver cleans its CQ of a destroyed
+ * QP's entries. Kernel consumers drain a QP before they destroy it and
+ * keep upstream's behaviour; rings userspace maps carry QP numbers, not
+ * pointers, and are left alone.
+ *
+ * Context: process context, from rvt_destroy_qp(); takes cq->lock with
+ * interrupts off.
+ */
+void rvt_cq_forget_qp(struct ib_cq *ibcq, struct ib_qp *qp)
+{
+	struct rvt_cq *cq = ibcq ? ibcq_to_rvtcq(ibcq) : NULL;
+	struct rvt_k_cq_wc *ring;
+	unsigned long flags;
+	u32 head, from, to;
+
+	if (!cq || !ibcq->uobject)
+		return;
+	spin_lock_irqsave(&cq->lock, flags);
+	if (!cq->ip) {
+		ring = cq->kqueue;
+		rvt_cq_indices(cq, &head, &from);
+		for (to = from; from != head; from = rvt_cq_advance(cq, from)) {
+			if (ring->kqueue[from].qp == qp)
+				continue;
+			if (to != from)
+				ring->kqueue[to] = ring->kqueue[from];
+			to = rvt_cq_advance(cq, to);
+		}
+		ring->head = to;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+}
+
+/**
  * rvt_req_notify_cq - arm a CQ for its next completion event
  *		       (ib_device_ops.req_notify_cq)
  * @ibcq: the CQ

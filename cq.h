@@ -18,5 +18,6 @@ int rvt_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry);
 int rvt_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 int rvt_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
+void rvt_cq_forget_qp(struct ib_cq *ibcq, struct ib_qp *qp);
 
 #endif /* RVT_CQ_H */

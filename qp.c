@@ -16,6 +16,7 @@
 #include <linux/sched.h>
 #include "qp.h"
 #include "mmap.h"
+#include "cq.h"
 
 /*
  * What may happen to work requests in each state. Sends may be posted in
@@ -1050,8 +1051,9 @@ int rvt_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init_attr,
  *
  * Resets the QP (out of the QP table, send engine and timers stopped,
  * memory references dropped), waits until no one holds a reference any
- * more, then frees its number and memory. A user receive ring lives on
- * until the process unmaps it.
+ * more, drops its completions from the CQs a process polls through the
+ * kernel (rvt_cq_forget_qp()), then frees its number and memory. A user
+ * receive ring lives on until the process unmaps it.
  *
  * Context: process context; sleeps.
  * Return: 0.
@@ -1063,6 +1065,9 @@ int rvt_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	rvt_reset_qp(rdi, qp, ibqp->qp_type);
 	wait_event(qp->wait, !atomic_read(&qp->refcount));
+	rvt_cq_forget_qp(ibqp->send_cq, ibqp);
+	if (ibqp->recv_cq != ibqp->send_cq)
+		rvt_cq_forget_qp(ibqp->recv_cq, ibqp);
 	/* Out of the table for a grace period: the number may go. */
 	rvt_free_qpn(&rdi->qp_dev->qpn_table, ibqp->qp_num, ibqp->qp_type,
 		     qp->port_num);

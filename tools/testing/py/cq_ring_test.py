@@ -5,6 +5,7 @@ Usage: cq_ring_test.py TEST, with TEST one of
   map-once       a ring maps once, whole or in part, only by its context
   outlive        a mapped ring stays readable after its CQ is destroyed
   kernel-ring    without room for a cookie, the CQ is polled by the kernel
+  destroyed-qp   such a CQ keeps no completion of a QP once it is destroyed
   resize         resizing gives a new cookie; the old mapping survives
   resize-no-cookie  a mapped CQ cannot be resized without a new cookie
   bogus-indices  garbage head/tail written by the process stay harmless
@@ -13,8 +14,9 @@ import errno
 import struct
 import sys
 
-from uverbs_raw import (PAGE, Uverbs, cq_ring_bytes, expect_errno,
-                        page_align)
+from uverbs_raw import (PAGE, QP_INIT_MASK, QP_STATE, QPS_ERR, QPS_INIT,
+                        RWQE_HEADER, SGE_SIZE, WC_WR_FLUSH_ERR, Uverbs,
+                        cq_ring_bytes, expect_errno, page_align)
 
 
 def check(cond, what):
@@ -87,6 +89,40 @@ def test_kernel_ring(uv):
     print("CQ without a cookie polled through the kernel; mapped one refused")
 
 
+def flushed_receive(uv, pd, cq, wr_id):
+    """An RC QP on cq whose one receive, posted into its mapped ring, is
+    flushed by the move to ERR (synchronously: the modify itself
+    completes it); returns (handle, qpn) of the QP, still alive."""
+    qp, qpn, rwr, rsge, cookie = uv.create_qp(pd, cq, cq)
+    ring = uv.map(cookie, page_align(8 + (rwr + 1) *
+                                     (RWQE_HEADER + SGE_SIZE * rsge)))
+    uv.modify_qp(qp, QPS_INIT, QP_INIT_MASK, port=1)
+    uv.post_ring_recv(ring, rwr + 1, rsge, wr_id)
+    uv.modify_qp(qp, QPS_ERR, QP_STATE)
+    ring.close()
+    return qp, qpn
+
+
+def test_destroyed_qp(uv):
+    """ib_uverbs_poll_cq() reads wc->qp->qp_num of every completion it
+    copies out: one left behind by a destroyed QP would have the kernel
+    read the freed QP (found by uverbs_fuzz under KASAN)."""
+    pd = uv.alloc_pd()
+    cq, _, _ = uv.create_cq(8, driver_out=0)
+    qp, qpn = flushed_receive(uv, pd, cq, 0x11)
+    wcs = uv.poll_wcs(cq, 4)
+    check(wcs == [(0x11, WC_WR_FLUSH_ERR, qpn)],
+          f"live QP {qpn:#x}: completions {wcs}, want its flushed receive")
+    uv.destroy_qp(qp)
+    qp, qpn = flushed_receive(uv, pd, cq, 0x22)
+    uv.destroy_qp(qp)
+    wcs = uv.poll_wcs(cq, 4)
+    check(not wcs, f"destroyed QP {qpn:#x}'s completion still queued: {wcs}")
+    uv.destroy_cq(cq)
+    uv.dealloc_pd(pd)
+    print("a live QP's flushed receive polled; a destroyed QP's dropped")
+
+
 def test_resize(uv):
     handle, cqe, cookie = uv.create_cq(10)
     old = uv.map(cookie, cq_ring_bytes(cqe))
@@ -140,6 +176,7 @@ def main():
     tests = {
         "cookies": test_cookies, "map-once": test_map_once,
         "outlive": test_outlive, "kernel-ring": test_kernel_ring,
+        "destroyed-qp": test_destroyed_qp,
         "resize": test_resize, "resize-no-cookie": test_resize_no_cookie,
         "bogus-indices": test_bogus_indices,
     }

@@ -21,6 +21,18 @@ CMD_RESIZE_CQ = 19
 CMD_DESTROY_CQ = 20
 CMD_POLL_CQ = 21
 CMD_REQ_NOTIFY_CQ = 23
+CMD_CREATE_QP = 24
+CMD_MODIFY_QP = 26
+CMD_DESTROY_QP = 27
+
+QPT_RC = 2              # IB_UVERBS_QPT_RC
+QPS_INIT = 1
+QPS_ERR = 6
+QP_STATE = 1            # IB_QP_STATE and the masks RESET->INIT needs
+QP_INIT_MASK = QP_STATE | 8 | 16 | 32   # + ACCESS_FLAGS, PKEY_INDEX, PORT
+WC_WR_FLUSH_ERR = 5
+RWQE_HEADER = 16        # struct rvt_rwqe: u64 wr_id, u8 num_sge, padding
+SGE_SIZE = 16           # struct ib_sge
 
 UVERBS_WC_SIZE = 48     # struct ib_uverbs_wc
 CQ_RING_HEADER = 8      # struct rvt_cq_wc: u32 head, u32 tail
@@ -108,6 +120,41 @@ class Uverbs:
     def req_notify_cq(self, cq, solicited_only=False):
         self._cmd(CMD_REQ_NOTIFY_CQ,
                   struct.pack("<II", cq, int(solicited_only)), 0, False)
+
+    def poll_wcs(self, cq, ne):
+        """Poll through the kernel; return [(wr_id, status, qp_num)]."""
+        resp = self._cmd(CMD_POLL_CQ, struct.pack("<II", cq, ne),
+                         8 + UVERBS_WC_SIZE * ne)
+        count = struct.unpack_from("<I", resp)[0]
+        return [struct.unpack_from("<QI16xI", resp, 8 + UVERBS_WC_SIZE * i)
+                for i in range(count)]
+
+    def create_qp(self, pd, send_cq, recv_cq, max_recv_wr=4,
+                  qp_type=QPT_RC):
+        """Return (handle, qpn, max_recv_wr, max_recv_sge, rq_cookie)."""
+        body = struct.pack("<QIIIIIIIIIBBBB", 0, pd, send_cq, recv_cq, 0,
+                           4, max_recv_wr, 1, 1, 0, 0, qp_type, 0, 0)
+        resp = self._cmd(CMD_CREATE_QP, body, 32 + 8)
+        handle, qpn, _, rwr, _, rsge = struct.unpack_from("<6I", resp)
+        return handle, qpn, rwr, rsge, struct.unpack_from("<Q", resp, 32)[0]
+
+    def modify_qp(self, qp, state, mask, port=0):
+        """Move qp to state; the other attributes are zero (P_Key index 0,
+        no remote access) but port_num."""
+        tail = struct.pack("<7I2H14B2x", qp, mask, 0, 0, 0, 0, 0, 0, 0,
+                           state, 0, 0, 0, 0, 0, 0, 0, port, 0, 0, 0, 0, 0)
+        self._cmd(CMD_MODIFY_QP, bytes(64) + tail, 0, False)
+
+    def destroy_qp(self, qp):
+        self._cmd(CMD_DESTROY_QP, struct.pack("<II", qp, 0), 4)
+
+    def post_ring_recv(self, ring, rq_size, max_sge, wr_id):
+        """Post a receive of no SGE into a mapped RQ ring (struct rvt_rwq:
+        u32 head, u32 tail, then rq_size requests)."""
+        head = struct.unpack_from("<I", ring)[0]
+        slot = 8 + head * (RWQE_HEADER + SGE_SIZE * max_sge)
+        struct.pack_into("<QB", ring, slot, wr_id, 0)
+        struct.pack_into("<I", ring, 0, (head + 1) % rq_size)
 
     def map(self, cookie, length):
         return mmap.mmap(self.fd, length, mmap.MAP_SHARED,
