@@ -1804,8 +1804,12 @@ static __u32 pick_cqe(void)
 	return cqe;
 }
 
-/* Record a CQ the kernel made, and map its ring if it has one. */
-static void new_cq(struct wreq *w, __u32 handle, __u32 cqe)
+/*
+ * Record a CQ the kernel made, and map its ring if it has one. Without
+ * @size_known (@cqe is only what was asked for) the ring stays unmapped:
+ * its size is not known.
+ */
+static void new_cq(struct wreq *w, __u32 handle, __u32 cqe, bool size_known)
 {
 	struct obj *o;
 	__u64 cookie;
@@ -1816,7 +1820,9 @@ static void new_cq(struct wreq *w, __u32 handle, __u32 cqe)
 		o->cq.cqe = cqe;
 		o->cq.kernel_polled = !ring;
 	}
-	if (ring)
+	if (ring && !size_known)
+		note_cookie(cookie);
+	else if (ring)
 		map_new_ring(cookie, cq_bytes(cqe), RING_CQ, cqe + 1,
 			     UVERBS_WC_BYTES, 0, 0);
 }
@@ -1844,7 +1850,7 @@ static void cmd_create_cq(void)
 	if (!wsubmit(&w) || !w.resp)
 		return;
 	memcpy(&r, w.resp, sizeof(r));
-	new_cq(&w, r.cq_handle, r.cqe);
+	new_cq(&w, r.cq_handle, r.cqe, true);
 }
 
 static void cmd_ex_create_cq(void)
@@ -1871,7 +1877,7 @@ static void cmd_ex_create_cq(void)
 	if (!wsubmit(&w) || !w.resp)
 		return;
 	memcpy(&r, w.resp, sizeof(r));
-	new_cq(&w, r.base.cq_handle, r.base.cqe);
+	new_cq(&w, r.base.cq_handle, r.base.cqe, true);
 }
 
 static void cmd_resize_cq(void)
@@ -2997,7 +3003,12 @@ static void ioc_create_cq(void)
 	w.resp_len = 0;
 	if (!ring)
 		w.drv_out_len = 0;
-	new_cq(&w, (__u32)h->data, got);
+	/*
+	 * Unwritten here, the size went where a damaged RESP_CQE pointed
+	 * (ioc_damage() may move it and the call still succeed).
+	 */
+	new_cq(&w, (__u32)h->data, got == PATTERN32 ? cqe : got,
+	       got != PATTERN32);
 }
 
 static void ioc_create_qp(void)
@@ -3044,6 +3055,17 @@ static void ioc_create_qp(void)
 	r.qp_handle = (__u32)h->data;
 	memcpy(&r.qpn, scratch + 8, sizeof(r.qpn));
 	memcpy(&r.max_send_wr, scratch + 16, sizeof(*cap));
+	/*
+	 * Caps unwritten here went where a damaged RESP_CAP pointed: the RQ
+	 * ring's size is not known, so its cookie is noted, never mapped.
+	 */
+	if (r.max_recv_wr == PATTERN32 || r.max_recv_sge == PATTERN32) {
+		__u64 cookie;
+
+		if (resp_cookie(&w, &cookie))
+			note_cookie(cookie);
+		w.drv_out_len = 0;
+	}
 	new_qp(&w, &r, type, a.is_srq, a.pd);
 }
 
