@@ -22,6 +22,11 @@
  * one that finds the queue empty clears RVT_S_BUSY in the same s_lock
  * section, so a request posted meanwhile is seen by it or by the next
  * engine, which then finds RVT_S_BUSY clear.
+ *
+ * The engine holds r_lock as well as s_lock (in that order) whenever it
+ * holds either, and neither while it transmits: completing a request may
+ * find the send CQ full, and then rdmavt's rvt_send_cq() moves the QP to
+ * the error state, which flushes the receive queue and needs both.
  */
 #include <linux/delay.h>
 #include <linux/workqueue.h>
@@ -78,28 +83,41 @@ static bool rvtsw_flush_one(struct rvt_qp *qp)
 	return true;
 }
 
-/*
- * A connected request failed: the QP goes to the error state, as an RC
- * requester does when its retries run out. The caller's s_lock is dropped
- * to take r_lock first, as the lock order wants.
- */
-static void rvtsw_sq_error(struct rvt_qp *qp, unsigned long *flags)
-	__must_hold(&qp->s_lock)
+/* The engine's locks, in rdmavt's order: r_lock, then s_lock. */
+static void rvtsw_lock_sq(struct rvt_qp *qp, unsigned long *flags)
+	__acquires(&qp->r_lock) __acquires(&qp->s_lock)
 {
-	spin_unlock_irqrestore(&qp->s_lock, *flags);
 	spin_lock_irqsave(&qp->r_lock, *flags);
-	rvt_rc_error(qp, IB_WC_WR_FLUSH_ERR);
-	spin_unlock_irqrestore(&qp->r_lock, *flags);
-	spin_lock_irqsave(&qp->s_lock, *flags);
+	spin_lock(&qp->s_lock);
+}
+
+static void rvtsw_unlock_sq(struct rvt_qp *qp, unsigned long flags)
+	__releases(&qp->s_lock) __releases(&qp->r_lock)
+{
+	spin_unlock(&qp->s_lock);
+	spin_unlock_irqrestore(&qp->r_lock, flags);
 }
 
 /*
- * Handle the next request: transmit it with s_lock dropped, then complete
- * it. Return: false when there is nothing (more) to do.
+ * A connected request failed: the QP goes to the error state, as an RC
+ * requester does when its retries run out. rvt_rc_error() takes s_lock
+ * itself, under the r_lock the engine holds.
+ */
+static void rvtsw_sq_error(struct rvt_qp *qp)
+	__must_hold(&qp->r_lock) __must_hold(&qp->s_lock)
+{
+	spin_unlock(&qp->s_lock);
+	rvt_rc_error(qp, IB_WC_WR_FLUSH_ERR);
+	spin_lock(&qp->s_lock);
+}
+
+/*
+ * Handle the next request: transmit it with the engine's locks dropped,
+ * then complete it. Return: false when there is nothing (more) to do.
  */
 static bool rvtsw_sq_step(struct rvt_qp *qp, rvtsw_xmit_t xmit,
 			  unsigned long *flags)
-	__must_hold(&qp->s_lock)
+	__must_hold(&qp->r_lock) __must_hold(&qp->s_lock)
 {
 	enum ib_wc_status status;
 	struct rvt_swqe *wqe;
@@ -114,16 +132,16 @@ static bool rvtsw_sq_step(struct rvt_qp *qp, rvtsw_xmit_t xmit,
 	if (++qp->s_cur >= qp->s_size)
 		qp->s_cur = 0;
 	/* RVT_S_BUSY keeps the request ours; posters need only s_hlock. */
-	spin_unlock_irqrestore(&qp->s_lock, *flags);
+	rvtsw_unlock_sq(qp, *flags);
 	status = xmit(qp, wqe);
-	spin_lock_irqsave(&qp->s_lock, *flags);
+	rvtsw_lock_sq(qp, flags);
 
 	/* A reset meanwhile discards the request without a completion. */
 	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_OR_FLUSH_SEND))
 		return false;
 	rvt_send_complete(qp, wqe, status);
 	if (status != IB_WC_SUCCESS)
-		rvtsw_sq_error(qp, flags);
+		rvtsw_sq_error(qp);
 	return true;
 }
 
@@ -136,7 +154,7 @@ static void rvtsw_run_sq(struct rvt_qp *qp, rvtsw_xmit_t xmit)
 	unsigned int budget = RVTSW_SEND_BUDGET;
 	unsigned long flags;
 
-	spin_lock_irqsave(&qp->s_lock, flags);
+	rvtsw_lock_sq(qp, &flags);
 	if (!rvtsw_claim_sq(qp))
 		goto unlock;
 	while (rvtsw_sq_step(qp, xmit, &flags)) {
@@ -147,7 +165,7 @@ static void rvtsw_run_sq(struct rvt_qp *qp, rvtsw_xmit_t xmit)
 	}
 	qp->s_flags &= ~RVT_S_BUSY;
 unlock:
-	spin_unlock_irqrestore(&qp->s_lock, flags);
+	rvtsw_unlock_sq(qp, flags);
 }
 
 /* A local operation (REG_MR, LOCAL_INV) the poster left to the engine. */
