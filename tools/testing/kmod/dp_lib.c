@@ -132,7 +132,7 @@ int to_rtr(struct ib_qp *qp, u32 dest, const struct dpt_opts *o)
 		   IB_QP_RQ_PSN;
 
 	a.ah_attr.type = rdma_ah_find_type(env.ibdev, 1);
-	rdma_ah_set_dlid(&a.ah_attr, env.lid);
+	rdma_ah_set_dlid(&a.ah_attr, o->dlid ?: env.lid);
 	rdma_ah_set_port_num(&a.ah_attr, 1);
 	if (qp->qp_type == IB_QPT_RC)
 		mask |= IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;

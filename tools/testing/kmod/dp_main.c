@@ -48,6 +48,7 @@ static void run_tests(void)
 	test_wrong_states();
 	test_sq_full();
 	test_cq_overrun();
+	test_uc_lost_cq_overrun();
 	test_write_faults();
 	test_recv_faults();
 	rd_atomic_fault("read_without_responder_resources", true,

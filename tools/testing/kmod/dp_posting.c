@@ -211,3 +211,40 @@ out_pair:
 out:
 	report(ok, "cq_overrun", ok ? NULL : "%s", why);
 }
+
+/*
+ * The same through rvtsw's own engine: UC requests to a LID no port of
+ * the device has complete at once (the message is lost), and the third
+ * finds the send CQ of 2 full. rdmavt then moves the QP to ERR from
+ * inside the completion, which needs both QP locks (lockdep's assertion
+ * on the debug kernel, make check-debug, fails the run if they are not).
+ */
+void test_uc_lost_cq_overrun(void)
+{
+	struct dpt_opts o = opts(IB_QPT_UC);
+	const char *why = "setup";
+	struct dpt_pair p;
+	bool ok = false;
+	int i;
+
+	o.cqe = 2;
+	o.dlid = 0x3fff;
+	if (pair_create(&p, &o))
+		goto out;
+	why = "post";
+	for (i = 0; i < 4; i++)
+		if (send_op(p.a, IB_WR_SEND, 90 + i, NULL, 0))
+			goto out_pair;
+	why = "no CQ error event";
+	if (!wait_async(&p.cq_ev, IB_EVENT_CQ_ERR))
+		goto out_pair;
+	why = "requester state";
+	if (qp_state(p.a) != IB_QPS_ERR)
+		goto out_pair;
+	why = "send queue not flushed";
+	ok = send_engine_idle(p.a);
+out_pair:
+	pair_destroy(&p);
+out:
+	report(ok, "uc_lost_cq_overrun", ok ? NULL : "%s", why);
+}

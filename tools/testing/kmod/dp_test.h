@@ -67,6 +67,7 @@ struct dpt_opts {
 	u8 min_rnr_timer;
 	int b_access;
 	u32 dest;
+	u16 dlid;
 	struct ib_srq *srq;
 	int cqe;
 	u32 max_send_wr;
@@ -155,6 +156,7 @@ void test_post_checks(void);
 void test_wrong_states(void);
 void test_sq_full(void);
 void test_cq_overrun(void);
+void test_uc_lost_cq_overrun(void);
 
 /* dp_dest.c */
 void lost_request(const char *name, enum ib_qp_type type,

@@ -10,7 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 KMOD=$REPO/tools/testing/kmod/rvt_dp_test.ko
 RESULTS=/sys/kernel/debug/rvt_dp_test/results
 # Tests the module reports.
-EXPECTED=30
+EXPECTED=31
 plan "$EXPECTED"
 
 # Where the distro core does what upstream rdmavt does, and that is not
