@@ -221,7 +221,22 @@ static int prep_pd(void) { return get_pd(0); }
 static int prep_pd_cq(void) { return get_pd(0) ?: get_cq(64); }
 static int prep_cq(void) { return get_cq(16); }
 static int prep_srq(void) { return get_pd(0) ?: get_srq(); }
-static int prep_ud_qp(void) { return prep_pd_cq() ?: get_qp(IB_QPT_UD); }
+/* A UD QP in INIT: attaching one that never left RESET (no port) fails. */
+static int ud_qp_to_init(void)
+{
+	struct ib_qp_attr a = {
+		.qp_state = IB_QPS_INIT, .port_num = 1, .qkey = 0x11111111,
+	};
+
+	return ib_modify_qp(objs.qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			    IB_QP_PORT | IB_QP_QKEY);
+}
+
+static int prep_ud_qp(void)
+{
+	return prep_pd_cq() ?: get_qp(IB_QPT_UD) ?: ud_qp_to_init();
+}
+
 static int prep_init(void) { return rc_qp_before(IB_QPS_INIT); }
 static int prep_rtr(void) { return rc_qp_before(IB_QPS_RTR); }
 static int prep_rts(void) { return rc_qp_before(IB_QPS_RTS); }

@@ -386,7 +386,22 @@ static int u_call_attach(void)
 static int u_prep_pd_cq(void) { return u_pd() ?: u_cq(); }
 static int u_prep_cq(void) { return u_cq(); }
 static int u_prep_srq(void) { return u_pd() ?: u_srq(); }
-static int u_prep_ud(void) { return u_prep_pd_cq() ?: u_qp(IBV_QPT_UD); }
+/* A UD QP in INIT: attaching one that never left RESET (no port) fails. */
+static int u_ud_to_init(void)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = 0x11111111,
+	};
+
+	return ibv_modify_qp(u.qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			     IBV_QP_PORT | IBV_QP_QKEY);
+}
+
+static int u_prep_ud(void)
+{
+	return u_prep_pd_cq() ?: u_qp(IBV_QPT_UD) ?: u_ud_to_init();
+}
+
 static int u_prep_init(void) { return u_rc_before(IBV_QPS_INIT); }
 static int u_prep_rtr(void) { return u_rc_before(IBV_QPS_RTR); }
 static int u_prep_rts(void) { return u_rc_before(IBV_QPS_RTS); }
