@@ -171,6 +171,21 @@ static bool send_engine_idle(struct ib_qp *ibqp)
 }
 
 /*
+ * What a full send CQ must lead to: IB_EVENT_CQ_ERR, the requester in ERR
+ * and its engine done flushing (unless @racing). NULL, or what went wrong.
+ */
+static const char *overrun_outcome(struct dpt_pair *p, bool racing)
+{
+	if (!wait_async(&p->cq_ev, IB_EVENT_CQ_ERR))
+		return "no CQ error event";
+	if (qp_state(p->a) != IB_QPS_ERR)
+		return "requester state";
+	if (!racing && !send_engine_idle(p->a))
+		return "send queue not flushed";
+	return NULL;
+}
+
+/*
  * A full send CQ: IB_EVENT_CQ_ERR, the QP goes to ERR and its engine
  * flushes the rest of the send queue.
  */
@@ -198,14 +213,8 @@ void test_cq_overrun(void)
 	}
 	if (post_send(p.a, wr))
 		goto out_pair;
-	why = "no CQ error event";
-	if (!wait_async(&p.cq_ev, IB_EVENT_CQ_ERR))
-		goto out_pair;
-	why = "requester state";
-	if (qp_state(p.a) != IB_QPS_ERR)
-		goto out_pair;
-	why = "send queue not flushed";
-	ok = cq_overrun_race || send_engine_idle(p.a);
+	why = overrun_outcome(&p, cq_overrun_race);
+	ok = !why;
 out_pair:
 	pair_destroy(&p);
 out:
@@ -235,14 +244,8 @@ void test_uc_lost_cq_overrun(void)
 	for (i = 0; i < 4; i++)
 		if (send_op(p.a, IB_WR_SEND, 90 + i, NULL, 0))
 			goto out_pair;
-	why = "no CQ error event";
-	if (!wait_async(&p.cq_ev, IB_EVENT_CQ_ERR))
-		goto out_pair;
-	why = "requester state";
-	if (qp_state(p.a) != IB_QPS_ERR)
-		goto out_pair;
-	why = "send queue not flushed";
-	ok = send_engine_idle(p.a);
+	why = overrun_outcome(&p, false);
+	ok = !why;
 out_pair:
 	pair_destroy(&p);
 out:
