@@ -358,7 +358,11 @@ static const struct {
 } avoidable[] = {
 	/* rvt_post_send() dereferences wr, NULL for a POST_SEND of no WR */
 	{ "post-send-no-wr", AV_POST_SEND_NO_WR },
-	/* upstream's rvt_resize_cq() takes the kind of ring from the udata */
+	/*
+	 * upstream's rvt_resize_cq() takes the kind of ring from the udata:
+	 * resize only CQs whose kind is sure, with room for a cookie
+	 * exactly when they have a ring
+	 */
 	{ "resize-cq-no-cookie", AV_RESIZE_CQ_COOKIE },
 	/* upstream trusts a user ring's SGE counts */
 	{ "rq-sge-count", AV_RQ_SGE_COUNT },
@@ -686,6 +690,12 @@ struct obj {
 		struct {
 			__u32 cqe;
 			bool kernel_polled;
+			/*
+			 * kernel_polled is sure: not after a damaged ioctl
+			 * create, which may have sent the ring's cookie
+			 * where the fuzzer does not look
+			 */
+			bool ring_known;
 		} cq;
 		struct {
 			__u32 qpn, type, state;
@@ -1809,7 +1819,8 @@ static __u32 pick_cqe(void)
  * @size_known (@cqe is only what was asked for) the ring stays unmapped:
  * its size is not known.
  */
-static void new_cq(struct wreq *w, __u32 handle, __u32 cqe, bool size_known)
+static struct obj *new_cq(struct wreq *w, __u32 handle, __u32 cqe,
+			  bool size_known)
 {
 	struct obj *o;
 	__u64 cookie;
@@ -1819,12 +1830,14 @@ static void new_cq(struct wreq *w, __u32 handle, __u32 cqe, bool size_known)
 	if (o) {
 		o->cq.cqe = cqe;
 		o->cq.kernel_polled = !ring;
+		o->cq.ring_known = true;
 	}
 	if (ring && !size_known)
 		note_cookie(cookie);
 	else if (ring)
 		map_new_ring(cookie, cq_bytes(cqe), RING_CQ, cqe + 1,
 			     UVERBS_WC_BYTES, 0, 0);
+	return o;
 }
 
 static void cmd_create_cq(void)
@@ -1890,7 +1903,7 @@ static void cmd_resize_cq(void)
 
 	c.cq_handle = pick_handle(K_CQ, &o);
 	c.cqe = pick_cqe();
-	if ((avoid & AV_RESIZE_CQ_COOKIE) && !o)
+	if ((avoid & AV_RESIZE_CQ_COOKIE) && (!o || !o->cq.ring_known))
 		return;
 	describe("RESIZE_CQ cq %u cqe %u", c.cq_handle, c.cqe);
 	wreq_init(&w, OP_RESIZE_CQ, IB_USER_VERBS_CMD_RESIZE_CQ, &c,
@@ -2813,6 +2826,9 @@ static __u64 out_ptr(size_t off)
 	return (__u64)(unsigned long)(scratch + off);
 }
 
+/* Whether the last isubmit() damaged its call. */
+static bool ioc_damaged;
+
 /* Damage a well-formed call now and then; true if it is still valid. */
 static bool ioc_damage(struct ioc *c)
 {
@@ -2857,10 +2873,12 @@ static bool isubmit(enum op op, struct ioc *c, bool valid)
 	if (!c->hdr.length)
 		c->hdr.length = (__u16)(sizeof(c->hdr) +
 					c->hdr.num_attrs * sizeof(c->attrs[0]));
+	ioc_damaged = false;
 	if (!((avoid & AV_CREATE_QP_RESP) &&
 	      c->hdr.object_id == UVERBS_OBJECT_QP &&
 	      c->hdr.method_id == UVERBS_METHOD_QP_CREATE))
-		valid = ioc_damage(c) && valid;
+		ioc_damaged = !ioc_damage(c);
+	valid = valid && !ioc_damaged;
 	timer_on();
 	ret = ioctl(fd, RDMA_VERBS_IOCTL, c);
 	err = errno;
@@ -2978,6 +2996,7 @@ static void ioc_create_cq(void)
 			  .drv_out_len = sizeof(__u64) };
 	__u32 cqe = pick_cqe(), got;
 	bool ring = chance(85);
+	struct obj *o;
 
 	if (!room_for(K_CQ))
 		return;
@@ -3007,8 +3026,10 @@ static void ioc_create_cq(void)
 	 * Unwritten here, the size went where a damaged RESP_CQE pointed
 	 * (ioc_damage() may move it and the call still succeed).
 	 */
-	new_cq(&w, (__u32)h->data, got == PATTERN32 ? cqe : got,
-	       got != PATTERN32);
+	o = new_cq(&w, (__u32)h->data, got == PATTERN32 ? cqe : got,
+		   got != PATTERN32);
+	if (o)
+		o->cq.ring_known = !ioc_damaged;
 }
 
 static void ioc_create_qp(void)
