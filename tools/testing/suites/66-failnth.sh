@@ -81,16 +81,70 @@ report() {
 	done
 }
 
+# The load sweep's filter (failslab's and fail_page_alloc's stack-trace
+# filter): an allocation counts as an injection point only if a frame of
+# module text is on its stack (above the kernel image's end) and none of
+# ib_core's. That leaves out the module loader (no module frame) and all
+# that ib_core does in registration (its sysfs, its clients' devices and
+# the MAD buffers: thousands per load, seconds each on this kernel), and
+# keeps what rvtsw's init and rdmavt's registration code allocate
+# themselves. What ours allocate below ib_core's frames (the MAD QPs and
+# CQs that ib_mad creates through the verbs) is the verb sweeps' above.
+# Bounds: ib_core's first text symbol, and a page past the page that
+# holds its last (its text is one vmalloc area, whose guard page keeps
+# any other module's text further up).
+ib_core_text_bounds() {
+	local first last
+	read -r first last < <(awk '$4 == "[ib_core]" && $2 ~ /^[tT]$/ { print $1 }' \
+		/proc/kallsyms | sort | sed -n '1p;$p' | paste -sd' ')
+	[[ -n $first && -n $last ]] || return
+	printf '0x%s 0x%x\n' "$first" $(((16#$last + 4096 * 2) & ~4095))
+}
+
+# stack_filter REQUIRE_START REQUIRE_END REJECT_START REJECT_END
+stack_filter() {
+	local attr
+	for attr in "$FAILSLAB" "$FAIL_PAGE"; do
+		echo "$1" >"$attr/require-start" && echo "$2" >"$attr/require-end" &&
+			echo "$3" >"$attr/reject-start" &&
+			echo "$4" >"$attr/reject-end" || return
+	done
+}
+
+filter_to_our_modules() {
+	local image_end reject
+	if [[ ! -e $FAILSLAB/require-start ]]; then
+		echo "this kernel has no CONFIG_FAULT_INJECTION_STACKTRACE_FILTER"
+		return 1
+	fi
+	image_end=0x$(awk '$3 == "_end" { print $1 }' /proc/kallsyms)
+	reject=$(ib_core_text_bounds) || { echo "no ib_core text symbols"; return 1; }
+	echo "counting allocations under module text above $image_end," \
+		"none under ib_core's text ($reject)"
+	# shellcheck disable=SC2086 # two words: start and end
+	stack_filter "$image_end" 0xffffffffffffffff $reject
+}
+
 load_sweep() {
-	lsmod | grep -q '^rdmavt ' || load_core || return
+	local said
+	if ! lsmod | grep -q '^rdmavt ' && ! load_core; then
+		fail load "rdmavt did not load"
+		return
+	fi
+	if ! said=$(filter_to_our_modules); then
+		fail load "$said"
+		return
+	fi
+	indent <<<"$said"
 	run_failnth load "$RVTSW_KO"
+	stack_filter 0 0xffffffffffffffff 0 0
 	report "" load
 }
 
 step build build_failnth
 step injection injection_on
 # The verbs first, the module load last: on the debug kernel a failed
-# registration costs seconds, and that sweep has the most points.
+# registration costs seconds, and the load sweep's filter must not stay.
 step load load_rvtsw
 step ready wait_for 50 test -e /dev/infiniband/uverbs0
 if [[ -z $STEP_FAILED ]]; then
