@@ -65,17 +65,19 @@ perf_iterations() {
 	perf_report_line "$1" | awk '{ print $2 }'
 }
 
-# perf_side_ok KIND FILE ITERS: one side's report says all ITERS
+# perf_side_ok KIND FILE ITERS [PEER]: one side's report says all ITERS
 # iterations completed; its figures are positive unless the clock
-# calibration failed on that side (then they are not judged).
+# calibration failed on that side or on its PEER (then they are not
+# judged: the passive side of the read and atomic tests prints the
+# figures the active side measured, 0 when that side's clock failed).
 perf_side_ok() {
-	local kind=$1 file=$2 iters=$3 done_iters
+	local kind=$1 file=$2 iters=$3 peer=${4:-} done_iters
 	done_iters=$(perf_iterations "$file")
 	if [[ $done_iters != "$iters" ]]; then
 		echo "${file##*/}: ${done_iters:-no} iterations reported, $iters run"
 		return 1
 	fi
-	if grep -q "$PERF_CALIBRATION_FAILED" "$file"; then
+	if grep -q "$PERF_CALIBRATION_FAILED" "$file" ${peer:+"$peer"}; then
 		echo "${file##*/}: perftest's clock calibration failed: figures not judged"
 		return 0
 	fi
@@ -86,11 +88,11 @@ perf_side_ok() {
 # perf_test KIND ITERS PROG [ARGS...]: the perftest suite's verdict on
 # one program: both sides exit 0 (perftest exits 1 on a completion
 # error, a failed post or a lost connection) and the client's report, and
-# the server's if it prints one (the passive side of the read and atomic
-# tests, and of the latency tests but send, prints none), counts all
-# ITERS iterations. Run once: the verdict does not depend on the clock.
+# the server's if it prints one (the passive side of the latency tests
+# but send prints none), counts all ITERS iterations. Run once: the
+# verdict does not depend on the clock.
 perf_test() {
-	local kind=$1 iters=$2 out rc=0 side
+	local kind=$1 iters=$2 out rc=0 side peer
 	shift 2
 	out=$(mktemp -d)
 	perf_run_once "$out" "$@" -n "$iters" || rc=1
@@ -98,7 +100,9 @@ perf_test() {
 		for side in client server; do
 			[[ $side == client || -n $(perf_report_line "$out/$side") ]] ||
 				continue
-			perf_side_ok "$kind" "$out/$side" "$iters" || rc=1
+			peer=$out/client
+			[[ $side == server ]] || peer=$out/server
+			perf_side_ok "$kind" "$out/$side" "$iters" "$peer" || rc=1
 		done
 	fi
 	rm -rf "$out"
@@ -107,14 +111,16 @@ perf_test() {
 
 # perf_measured KIND OUT: both sides' figures are there and positive
 # (the passive side of some tests prints no report). Return: 0 if so, 2
-# if only a failed clock calibration spoiled them, else 1.
+# if only a failed clock calibration (on either side: see perf_side_ok)
+# spoiled them, else 1.
 perf_measured() {
 	local kind=$1 out=$2 side
 	for side in server client; do
 		[[ $side == client || -n $(perf_report_line "$out/$side") ]] ||
 			continue
 		perf_figures_ok "$kind" "$out/$side" && continue
-		grep -q "$PERF_CALIBRATION_FAILED" "$out/$side" && return 2
+		grep -q "$PERF_CALIBRATION_FAILED" "$out/server" "$out/client" &&
+			return 2
 		return 1
 	done
 	return 0
