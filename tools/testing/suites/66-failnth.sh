@@ -132,6 +132,7 @@ load_sweep() {
 		return
 	fi
 	if ! said=$(filter_to_our_modules); then
+		stack_filter 0 0xffffffffffffffff 0 0
 		fail load "$said"
 		return
 	fi
