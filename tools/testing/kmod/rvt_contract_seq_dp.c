@@ -576,10 +576,15 @@ static void ct_timer_exports(void)
 	}
 	ct_end_step();
 	qp = ibqp_to_rvtqp(ibqp);
+	/*
+	 * RNR code 0, the longest wait (655 ms), for the same reason: the
+	 * next step stops the timer, and a 10 ms one fired in between on
+	 * one core when the host stalled the guest.
+	 */
 	ct_step("timer.add_rnr");
 	spin_lock_irqsave(&qp->s_lock, flags);
 	ct_ex(EX_ADD_RNR_TIMER);
-	rvt_add_rnr_timer(qp, 20 << IB_AETH_CREDIT_SHIFT);
+	rvt_add_rnr_timer(qp, 0 << IB_AETH_CREDIT_SHIFT);
 	ct_log("s_flags=%#x", qp->s_flags);
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 	ct_end_step();
