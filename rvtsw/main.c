@@ -208,6 +208,24 @@ static void rvtsw_free(struct rvtsw_dev *dev)
 	rvt_dealloc_device(&dev->rdi);
 }
 
+/*
+ * What rvt_set_ibdev_name() does, but checked: that helper ignores
+ * dev_set_name()'s failure to allocate the name and then copies from the
+ * NULL name it left (found by 66-failnth's load sweep: an oops in
+ * strscpy() at rvtsw's load).
+ */
+static int rvtsw_set_name(struct rvt_dev_info *rdi, unsigned int unit)
+{
+	struct device *dev = &rdi->ibdev.dev;
+	int ret;
+
+	ret = dev_set_name(dev, "%s_%u", RVTSW_NAME, unit);
+	if (ret)
+		return ret;
+	strscpy(rdi->ibdev.name, dev_name(dev), IB_DEVICE_NAME_MAX);
+	return 0;
+}
+
 static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
 {
 	struct rvt_dev_info *rdi;
@@ -222,7 +240,10 @@ static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
 	ibdev = &rdi->ibdev;
 	dev->unit = unit;
 	dev->parent = rvtsw_parent;
-	rvt_set_ibdev_name(rdi, "%s_%d", RVTSW_NAME, unit);
+	if (rvtsw_set_name(rdi, unit)) {
+		rvt_dealloc_device(rdi);
+		return NULL;
+	}
 
 	ib_set_device_ops(ibdev, &rvtsw_dev_ops);
 	ibdev->phys_port_cnt = ports;

@@ -9,6 +9,10 @@
  * Usage: failnth user DEVICE OP...    verbs through libibverbs (uverbs)
  *        failnth kernel OP...         kernel verbs, through rvt_failnth.ko
  *        failnth load MODULE.ko [PARAMS]  loading a driver (registration)
+ *        failnth load-sampled NAME MODULE.ko [PARAMS]
+ *                                     the same, failing only the 1st,
+ *                                     2nd, 4th, 8th, ... allocation; the
+ *                                     verdict line is named NAME
  *
  * For every call: prepare what it needs (unarmed), arm the Nth allocation,
  * make the call, see whether the injection fired, undo. A call may fail
@@ -170,24 +174,34 @@ static unsigned int count_allocations(const struct op *op)
 }
 
 static void show_progress(const struct op *op, unsigned int n,
-			  unsigned int total)
+			  unsigned int total, bool sampled)
 {
-	if (n % PROGRESS_EVERY == 0)
-		fprintf(stderr, "failnth: %s: %u of about %u points\n",
+	if (sampled || n % PROGRESS_EVERY == 0)
+		fprintf(stderr, "failnth: %s: allocation %u of about %u\n",
 			op->name, n, total);
 }
 
-static bool sweep(const struct op *op)
+/*
+ * The next allocation to fail after the n-th: every one, or (sampled) the
+ * double, for calls whose allocations are too many to fail one by one
+ * and whose unwind any of them reaches.
+ */
+static unsigned int next_point(unsigned int n, bool sampled)
+{
+	return sampled ? 2 * n : n + 1;
+}
+
+static bool sweep(const struct op *op, bool sampled)
 {
 	unsigned int n, total = count_allocations(op);
 	struct tally t = {};
 	bool fired;
 	int ret;
 
-	fprintf(stderr, "failnth: %s: about %u allocations to fail\n",
-		op->name, total);
-	for (n = 1; n <= MAX_POINTS; n++) {
-		show_progress(op, n, total);
+	fprintf(stderr, "failnth: %s: about %u allocations%s\n", op->name,
+		total, sampled ? ", failing the 1st, 2nd, 4th, ..." : " to fail");
+	for (n = 1; n <= MAX_POINTS; n = next_point(n, sampled)) {
+		show_progress(op, n, total, sampled);
 		ret = op->prepare ? op->prepare() : 0;
 		if (ret) {
 			printf("# %s: prepare failed: %s\n", op->name,
@@ -202,8 +216,8 @@ static bool sweep(const struct op *op)
 		t.bad += !judge(op->name, n, ret, fired, &t);
 		if (!fired)
 			break;
+		t.points++;
 	}
-	t.points = n - 1;
 	if (n > MAX_POINTS) {
 		printf("# %s: still injecting after %u points\n", op->name, n);
 		t.bad++;
@@ -487,7 +501,7 @@ static bool kernel_sweep(const char *name)
 	const struct op op = { name, k_prepare, k_call, k_undo };
 
 	kop_name = name;
-	return sweep(&op);
+	return sweep(&op, false);
 }
 
 /* ---- module load ---------------------------------------------------------- */
@@ -508,9 +522,10 @@ static void load_undo(void)
 		die("delete_module");
 }
 
-static bool load_sweep(const char *path, const char *params)
+static bool load_sweep(const char *name, const char *path,
+		       const char *params, bool sampled)
 {
-	const struct op op = { "load", NULL, load_call, load_undo };
+	const struct op op = { name, NULL, load_call, load_undo };
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
 	snprintf(ko_name, sizeof(ko_name), "%.*s",
@@ -519,7 +534,7 @@ static bool load_sweep(const char *path, const char *params)
 	if (ko_fd < 0)
 		die(path);
 	ko_params = params;
-	return sweep(&op);
+	return sweep(&op, sampled);
 }
 
 /* ---- main ------------------------------------------------------------------- */
@@ -527,7 +542,8 @@ static bool load_sweep(const char *path, const char *params)
 static void bad_usage(void)
 {
 	fputs("usage: failnth user DEVICE OP... | kernel OP...\n"
-	      "       failnth load MODULE.ko [PARAMS]\n", stderr);
+	      "       failnth load MODULE.ko [PARAMS]\n"
+	      "       failnth load-sampled NAME MODULE.ko [PARAMS]\n", stderr);
 	exit(2);
 }
 
@@ -545,7 +561,11 @@ int main(int argc, char **argv)
 	if (nth_fd < 0)
 		die("/proc/thread-self/fail-nth");
 	if (!strcmp(argv[1], "load"))
-		return load_sweep(argv[2], argc > 3 ? argv[3] : "") ? 0 : 1;
+		return load_sweep("load", argv[2], argc > 3 ? argv[3] : "",
+				  false) ? 0 : 1;
+	if (!strcmp(argv[1], "load-sampled") && argc > 3)
+		return load_sweep(argv[2], argv[3], argc > 4 ? argv[4] : "",
+				  true) ? 0 : 1;
 	if (!strcmp(argv[1], "kernel")) {
 		kop_fd = open(KOP_PATH, O_WRONLY | O_CLOEXEC);
 		if (kop_fd < 0)
@@ -558,6 +578,7 @@ int main(int argc, char **argv)
 		bad_usage();
 	user_setup(argv[2]);
 	for (i = 3; i < argc; i++)
-		ok &= sweep(find_op(user_ops, ARRAY_SIZE(user_ops), argv[i]));
+		ok &= sweep(find_op(user_ops, ARRAY_SIZE(user_ops), argv[i]),
+			    false);
 	return ok ? 0 : 1;
 }

@@ -27,7 +27,7 @@ if [[ ! -e /proc/self/fail-nth ]]; then
 	result SKIP sweeps "this kernel has no fault injection (make check-debug's has)"
 	exit 0
 fi
-plan $((1 + ${#USER_OPS[@]} + ${#KERNEL_OPS[@]} + 1))
+plan $((1 + ${#USER_OPS[@]} + ${#KERNEL_OPS[@]} + 2 + 1))
 
 FAILSLAB=/sys/kernel/debug/failslab
 FAIL_PAGE=/sys/kernel/debug/fail_page_alloc
@@ -142,6 +142,46 @@ load_sweep() {
 	report "" load
 }
 
+# What the IB core allocates while rvtsw loads: ib_alloc_device() in
+# rvt_alloc_device(), ib_register_device() (its sysfs and its clients':
+# ib_mad's QPs and CQs, made through our verbs, uverbs' char device)
+# and the MAD agents rvt_register_device() creates afterwards. The
+# filter above leaves them out; failing each of these thousands on this
+# kernel would take hours, and what is tested here is not the IB core's
+# unwind but rdmavt's and rvtsw's after the IB core fails them: any one
+# failure reaches that. So the 1st, 2nd, 4th, ... of them fail, and
+# rdmavt must have said, at least once, that ib_register_device() failed
+# ("IB core registration failed").
+register_unwind_sweep() {
+	local bounds before after
+	if ! bounds=$(ib_core_text_bounds); then
+		fail register-unwind "no ib_core text symbols"
+		return
+	fi
+	indent <<<"counting allocations under ib_core's text ($bounds)"
+	before=$(registration_failures)
+	# shellcheck disable=SC2086 # two words: start and end
+	if ! stack_filter $bounds 0 0; then
+		stack_filter 0 0xffffffffffffffff 0 0
+		fail register-unwind "setting the filter failed"
+		return
+	fi
+	run_failnth load-sampled register-unwind "$RVTSW_KO"
+	stack_filter 0 0xffffffffffffffff 0 0
+	after=$(registration_failures)
+	report "" register-unwind
+	if ((after > before)); then
+		pass register-unwind-reached \
+			"ib_register_device() failed $((after - before)) time(s), rdmavt unwound"
+	else
+		fail register-unwind-reached "no injected failure reached ib_register_device()"
+	fi
+}
+
+registration_failures() {
+	dmesg | grep -c 'IB core registration failed'
+}
+
 step build build_failnth
 step injection injection_on
 # The verbs first, the module load last: on the debug kernel a failed
@@ -161,6 +201,7 @@ step kmod-unload rmmod rvt_failnth
 step unload-rvtsw rmmod rvtsw
 if [[ -z $STEP_FAILED ]]; then
 	load_sweep
+	register_unwind_sweep
 fi
 step reload load_rvtsw
 step ready-again wait_for 50 test -e /dev/infiniband/uverbs0
