@@ -10,9 +10,9 @@
  *        failnth kernel OP...         kernel verbs, through rvt_failnth.ko
  *        failnth load MODULE.ko [PARAMS]  loading a driver (registration)
  *        failnth load-sampled NAME MODULE.ko [PARAMS]
- *                                     the same, failing only the 1st,
- *                                     2nd, 4th, 8th, ... allocation; the
- *                                     verdict line is named NAME
+ *                                     the same, failing the first 64
+ *                                     allocations, then the 128th, 256th,
+ *                                     ...; the verdict line is named NAME
  *
  * For every call: prepare what it needs (unarmed), arm the Nth allocation,
  * make the call, see whether the injection fired, undo. A call may fail
@@ -182,13 +182,19 @@ static void show_progress(const struct op *op, unsigned int n,
 }
 
 /*
- * The next allocation to fail after the n-th: every one, or (sampled) the
- * double, for calls whose allocations are too many to fail one by one
- * and whose unwind any of them reaches.
+ * The next allocation to fail after the n-th: every one, or (sampled)
+ * every one of the first SAMPLED_DENSE and then the double, for calls
+ * whose allocations are too many to fail one by one. A module load's
+ * first ones are the registration's own (ib_alloc_device(), the port
+ * data, sysfs): the IB core fails the registration for those, while it
+ * absorbs the later ones, its clients' (a client that fails to add is
+ * left out).
  */
+#define SAMPLED_DENSE 64
+
 static unsigned int next_point(unsigned int n, bool sampled)
 {
-	return sampled ? 2 * n : n + 1;
+	return sampled && n >= SAMPLED_DENSE ? 2 * n : n + 1;
 }
 
 static bool sweep(const struct op *op, bool sampled)
@@ -198,8 +204,12 @@ static bool sweep(const struct op *op, bool sampled)
 	bool fired;
 	int ret;
 
-	fprintf(stderr, "failnth: %s: about %u allocations%s\n", op->name,
-		total, sampled ? ", failing the 1st, 2nd, 4th, ..." : " to fail");
+	fprintf(stderr, "failnth: %s: about %u allocations", op->name, total);
+	if (sampled)
+		fprintf(stderr, ", failing the first %u, then the double\n",
+			SAMPLED_DENSE);
+	else
+		fprintf(stderr, " to fail\n");
 	for (n = 1; n <= MAX_POINTS; n = next_point(n, sampled)) {
 		show_progress(op, n, total, sampled);
 		ret = op->prepare ? op->prepare() : 0;
