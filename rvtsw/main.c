@@ -88,6 +88,7 @@ static const struct ib_device_ops rvtsw_dev_ops = {
 	.driver_id = RDMA_DRIVER_QIB,
 	.port_groups = rvtsw_port_groups,
 	.modify_device = rvtsw_modify_device,
+	.process_mad = rvtsw_process_mad,
 	.alloc_hw_port_stats = rvtsw_alloc_hw_port_stats,
 	.get_hw_stats = rvtsw_get_hw_stats,
 };

@@ -39,8 +39,10 @@ int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2)
 	RCU_INIT_POINTER(rvp->qp[0], NULL);
 	RCU_INIT_POINTER(rvp->qp[1], NULL);
 	rvp->gid_prefix = cpu_to_be64(RVTSW_GID_PREFIX);
+	/* Extended speeds: the SMA reports EDR in LinkSpeedExtActive. */
 	rvp->port_cap_flags = IB_PORT_SYS_IMAGE_GUID_SUP |
-			      IB_PORT_CLIENT_REG_SUP;
+			      IB_PORT_CLIENT_REG_SUP |
+			      IB_PORT_EXTENDED_SPEEDS_SUP;
 	rvp->subnet_timeout = 18;
 
 	port->dev = dev;

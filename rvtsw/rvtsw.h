@@ -8,6 +8,8 @@
 
 #include <rdma/rdma_vt.h>
 #include <rdma/rdmavt_qp.h>
+#include <rdma/ib_smi.h>
+#include <rdma/ib_pma.h>
 
 #define RVTSW_NAME "rvtsw"
 #define RVTSW_MAX_DEVICES 16
@@ -36,7 +38,33 @@ enum rvtsw_counter {
 	RVTSW_CNT_DROP_PKEY,		/* P_Key mismatch */
 	RVTSW_CNT_DROP_NO_RWQE,		/* no receive WQE posted */
 	RVTSW_CNT_DROP_TOO_LONG,	/* receive WQE too small */
+	/*
+	 * What crossed the port's link, for the PMA: datagrams sent and
+	 * those that arrived (whatever then became of them), and their
+	 * 4-byte words as the LRH's PktLen counts them (LRH to ICRC).
+	 * Loopback traffic inside a device never reaches the link.
+	 */
+	RVTSW_CNT_TX_WORDS,
+	RVTSW_CNT_RX_LINK,
+	RVTSW_CNT_RX_LINK_MCAST,
+	RVTSW_CNT_RX_WORDS,
 	RVTSW_NUM_COUNTERS
+};
+
+/*
+ * The PMA's counters (PortCounters and PortCountersExtended share them).
+ * A PMA Set clears a counter by moving its baseline to the current sum.
+ */
+enum rvtsw_pma_counter {
+	RVTSW_PMA_XMIT_DATA,
+	RVTSW_PMA_RCV_DATA,
+	RVTSW_PMA_XMIT_PKTS,
+	RVTSW_PMA_RCV_PKTS,
+	RVTSW_PMA_UNI_XMIT_PKTS,
+	RVTSW_PMA_UNI_RCV_PKTS,
+	RVTSW_PMA_MULTI_XMIT_PKTS,
+	RVTSW_PMA_MULTI_RCV_PKTS,
+	RVTSW_PMA_NUM_COUNTERS
 };
 
 /**
@@ -59,6 +87,8 @@ struct rvtsw_port_stats {
  *	   guarded by @rvp.lock
  * @pkeys: the P_Key table handed to rdmavt; fixed
  * @stats: per-CPU counters, bumped with this_cpu_inc()
+ * @pma_base: what each PMA counter read when a PMA Set last cleared it;
+ *	      guarded by @rvp.lock
  */
 struct rvtsw_port {
 	struct rvt_ibport rvp;
@@ -69,6 +99,7 @@ struct rvtsw_port {
 	enum ib_port_state state;
 	u16 pkeys[RVTSW_MAX_PKEYS];
 	struct rvtsw_port_stats __percpu *stats;
+	u64 pma_base[RVTSW_PMA_NUM_COUNTERS];
 };
 
 /**
@@ -120,6 +151,12 @@ static inline void rvtsw_count(struct rvtsw_port *port,
 	this_cpu_inc(port->stats->count[counter]);
 }
 
+static inline void rvtsw_count_n(struct rvtsw_port *port,
+				 enum rvtsw_counter counter, u64 n)
+{
+	this_cpu_add(port->stats->count[counter], n);
+}
+
 /* port.c */
 int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2);
 void rvtsw_free_port(struct rvtsw_port *port);
@@ -150,6 +187,23 @@ struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
 						u32 port_num);
 int rvtsw_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		       u32 port_num, int index);
+u64 rvtsw_read_counter(struct rvtsw_port *port, enum rvtsw_counter counter);
+
+/* mad.c */
+int rvtsw_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
+		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
+		      const struct ib_mad *in, struct ib_mad *out,
+		      size_t *out_mad_size, u16 *out_mad_pkey_index);
+
+/* sma.c */
+bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
+		   __be16 *status);
+
+/* pma.c */
+bool rvtsw_pma_get(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,
+		   __be16 *status);
+bool rvtsw_pma_set(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,
+		   __be16 *status);
 
 /* qp.c */
 int rvtsw_qp_init(void);

@@ -29,6 +29,10 @@ static const struct rdma_stat_desc rvtsw_stat_descs[RVTSW_NUM_STATS] = {
 	[RVTSW_CNT_DROP_PKEY].name = "drop_bad_pkey",
 	[RVTSW_CNT_DROP_NO_RWQE].name = "drop_no_recv_wqe",
 	[RVTSW_CNT_DROP_TOO_LONG].name = "drop_recv_too_small",
+	[RVTSW_CNT_TX_WORDS].name = "tx_link_words",
+	[RVTSW_CNT_RX_LINK].name = "rx_link_packets",
+	[RVTSW_CNT_RX_LINK_MCAST].name = "rx_link_multicast_packets",
+	[RVTSW_CNT_RX_WORDS].name = "rx_link_words",
 	[RVTSW_STAT_LOOPBACK].name = "loopback_packets",
 	[RVTSW_STAT_LOOPBACK_DROPS].name = "loopback_drops",
 	[RVTSW_STAT_RNR_NAKS].name = "rnr_naks",
@@ -50,7 +54,15 @@ struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
 	return rdma_alloc_hw_stats_struct(rvtsw_stat_descs, RVTSW_NUM_STATS, 0);
 }
 
-static u64 rvtsw_sum_counter(struct rvtsw_port *port, unsigned int counter)
+/**
+ * rvtsw_read_counter - the current value of one of a port's counters
+ * @port: the port
+ * @counter: which
+ *
+ * Context: any; a sum of per-CPU parts, each read without a lock.
+ * Return: the sum over every CPU.
+ */
+u64 rvtsw_read_counter(struct rvtsw_port *port, enum rvtsw_counter counter)
 {
 	u64 sum = 0;
 	int cpu;
@@ -80,7 +92,7 @@ int rvtsw_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 	if (stats->num_counters != RVTSW_NUM_STATS)
 		return -EINVAL;
 	for (i = 0; i < RVTSW_NUM_COUNTERS; i++)
-		stats->value[i] = rvtsw_sum_counter(port, i);
+		stats->value[i] = rvtsw_read_counter(port, i);
 	stats->value[RVTSW_STAT_LOOPBACK] = READ_ONCE(rvp->n_loop_pkts);
 	stats->value[RVTSW_STAT_LOOPBACK_DROPS] = READ_ONCE(rvp->n_pkt_drops);
 	stats->value[RVTSW_STAT_RNR_NAKS] = READ_ONCE(rvp->n_rnr_naks);

@@ -31,6 +31,7 @@
  * @qkey: the Q_Key it carries (the request's, or the sending QP's)
  * @pkey: the P_Key it carries
  * @grh: the GRH it carries, if @ah has one
+ * @words: its length on a link in 4-byte words, the LRH's PktLen
  */
 struct rvtsw_datagram {
 	struct rvt_qp *sqp;
@@ -40,7 +41,19 @@ struct rvtsw_datagram {
 	u32 qkey;
 	u16 pkey;
 	struct ib_grh grh;
+	u32 words;
 };
+
+/* A datagram's PktLen: LRH, GRH if any, BTH, DETH, padded payload, ICRC. */
+static u32 rvtsw_dg_words(const struct rvtsw_datagram *dg, bool grh)
+{
+	u32 bytes = IB_LRH_BYTES + IB_BTH_BYTES + IB_DETH_BYTES +
+		    ALIGN(dg->wqe->length, 4) + IB_ICRC_BYTES;
+
+	if (grh)
+		bytes += IB_GRH_BYTES;
+	return bytes / 4;
+}
 
 static bool rvtsw_dg_has_grh(const struct rvtsw_datagram *dg)
 {
@@ -86,6 +99,17 @@ static void rvtsw_dg_init(struct rvtsw_datagram *dg, struct rvt_qp *sqp,
 	dg->pkey = rvt_get_pkey(rdi, sqp->port_num - 1, pkey_index);
 	if (rvtsw_dg_has_grh(dg))
 		rvtsw_dg_make_grh(dg);
+	dg->words = rvtsw_dg_words(dg, rvtsw_dg_has_grh(dg));
+}
+
+/* @dg arrived at @dport over its link. */
+static void rvtsw_dg_arrived(const struct rvtsw_datagram *dg,
+			     struct rvtsw_port *dport, bool multicast)
+{
+	rvtsw_count(dport, RVTSW_CNT_RX_LINK);
+	rvtsw_count_n(dport, RVTSW_CNT_RX_WORDS, dg->words);
+	if (multicast)
+		rvtsw_count(dport, RVTSW_CNT_RX_LINK_MCAST);
 }
 
 /* Two P_Keys match: same partition, not both limited members. */
@@ -323,6 +347,7 @@ static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg, u16 dlid)
 		rvtsw_count(dg->sport, RVTSW_CNT_DROP_UNKNOWN_LID);
 		return;
 	}
+	rvtsw_dg_arrived(dg, dport, false);
 	dqp = rvt_lookup_qpn(&dport->dev->rdi, &dport->rvp,
 			     rvt_get_swqe_remote_qpn(dg->wqe));
 	if (!dqp) {
@@ -348,6 +373,7 @@ static bool rvtsw_ud_to_group(const struct rvtsw_datagram *dg,
 	mcast = rvt_mcast_find(&dport->rvp, &mgid, mlid);
 	if (!mcast)
 		return false;
+	rvtsw_dg_arrived(dg, dport, true);
 	list_for_each_entry_rcu(member, &mcast->qp_list, list)
 		rvtsw_ud_receive(dg, dport, member->qp);
 	/* Detach waits for the count to fall back to the tree's own. */
@@ -400,6 +426,7 @@ enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe)
 	rvtsw_dg_init(&dg, sqp, wqe);
 	dlid = rdma_ah_get_dlid(dg.ah);
 	rvtsw_count(dg.sport, RVTSW_CNT_TX);
+	rvtsw_count_n(dg.sport, RVTSW_CNT_TX_WORDS, dg.words);
 
 	rcu_read_lock();
 	if (rvtsw_lid_is_multicast(dlid))

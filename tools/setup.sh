@@ -46,6 +46,7 @@ PACKAGES=(
 	kmod cpio gzip xz-utils zstd
 	rdma-core ibverbs-utils ibverbs-providers perftest python3-pyverbs
 	libibverbs-dev
+	infiniband-diags # smpquery, perfquery: rvtsw's SMA and PMA (76-sma)
 	iproute2
 	sparse
 	shellcheck

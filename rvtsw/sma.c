@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The subnet management agent: the attributes an SM reads from an HCA
+ * (IBTA vol. 1, 14.2.5), filled from the same fields that query_port and
+ * query_device report, so that smpquery, ibstat and ibv_devinfo agree.
+ *
+ * rvtsw's link is a 4X port, enabled for 1X and 4X, at EDR: an extended
+ * speed, so LinkSpeedActive holds the fastest classic speed (QDR) and
+ * LinkSpeedExtActive the real one, as IBTA 1.2.1's ports report it. Each
+ * port has one VL (VL0), one GUID, the P_Keys rvtsw_init_port() gave it
+ * and no M_Key (0: every request is allowed; M_Key protection comes with
+ * SubnSet).
+ *
+ * Locking: the port fields that change after registration (state, SM
+ * LID and SL, violation counters) are read with READ_ONCE, each on its
+ * own; the port lock that guards their writers is not taken, so a
+ * PortInfo is a snapshot of each field, not of all of them at once.
+ */
+#include "rvtsw.h"
+
+/* PortInfo's encodings (IBTA 14.2.5.6, table 155). */
+#define RVTSW_PI_WIDTH_1X	1
+#define RVTSW_PI_WIDTH_4X	2
+#define RVTSW_PI_SPEED_SDR_DDR_QDR 7	/* supported and enabled */
+#define RVTSW_PI_SPEED_QDR	4
+#define RVTSW_PI_SPEED_EXT_FDR_EDR 3	/* supported and enabled */
+#define RVTSW_PI_SPEED_EXT_EDR	2
+#define RVTSW_PI_LINKDOWN_POLLING 2
+#define RVTSW_PI_VLCAP_VL0	1
+#define RVTSW_PI_OPER_VLS_VL0	1
+#define RVTSW_PI_RESP_TIME	18	/* 4.096 us << 18: about 1 s */
+/* After the 60 bytes struct ib_port_info holds (IBTA 1.2.1 on). */
+#define RVTSW_PI_SPEED_EXT_OFFSET 62
+
+/* P_KeyTable and GUIDInfo blocks. */
+#define RVTSW_PKEYS_PER_BLOCK	32
+#define RVTSW_GUIDS_PER_BLOCK	8
+/* VLArbitrationTable: one entry for VL0 in each priority table. */
+#define RVTSW_VLARB_ENTRIES	1
+
+static __be16 rvtsw_sma_bad_field(void)
+{
+	return cpu_to_be16(IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE);
+}
+
+/*
+ * The port a PortInfo modifier names: its low byte is the port number, 0
+ * for the one the SMP came in by; bit 31 says the SM supports extended
+ * speeds (IBTA 1.3), which rvtsw reports to any SM. Other bits are
+ * reserved.
+ */
+#define RVTSW_PI_MOD_SM_EXT_SPEEDS BIT(31)
+#define RVTSW_PI_MOD_PORT GENMASK(7, 0)
+
+static struct rvtsw_port *rvtsw_sma_port(struct rvtsw_dev *dev,
+					 u32 arrival, u32 mod)
+{
+	u32 num = mod & RVTSW_PI_MOD_PORT;
+
+	if (mod & ~(RVTSW_PI_MOD_SM_EXT_SPEEDS | RVTSW_PI_MOD_PORT))
+		return NULL;
+	if (!num)
+		num = arrival;
+	if (num > dev->rdi.dparms.nports)
+		return NULL;
+	return &dev->ports[num - 1];
+}
+
+static __be16 rvtsw_get_node_desc(struct rvtsw_dev *dev, struct ib_smp *smp)
+{
+	BUILD_BUG_ON(sizeof(dev->rdi.ibdev.node_desc) > IB_SMP_DATA_SIZE);
+	memcpy(smp->data, dev->rdi.ibdev.node_desc,
+	       sizeof(dev->rdi.ibdev.node_desc));
+	return 0;
+}
+
+static __be16 rvtsw_get_node_info(struct rvtsw_dev *dev, u32 arrival,
+				  struct ib_smp *smp)
+{
+	const struct ib_device_attr *props = &dev->rdi.dparms.props;
+	struct ib_node_info *ni = (struct ib_node_info *)smp->data;
+
+	ni->base_version = IB_MGMT_BASE_VERSION;
+	ni->class_version = 1;
+	ni->node_type = RDMA_NODE_IB_CA;
+	ni->num_ports = dev->rdi.dparms.nports;
+	ni->sys_guid = props->sys_image_guid;
+	ni->node_guid = dev->rdi.ibdev.node_guid;
+	ni->port_guid = dev->ports[arrival - 1].guid;
+	ni->partition_cap = cpu_to_be16(dev->rdi.dparms.npkeys);
+	ni->device_id = cpu_to_be16(props->vendor_part_id);
+	ni->revision = cpu_to_be32(props->hw_ver);
+	ni->local_port_num = arrival;
+	ni->vendor_id[0] = props->vendor_id >> 16;
+	ni->vendor_id[1] = props->vendor_id >> 8;
+	ni->vendor_id[2] = props->vendor_id;
+	return 0;
+}
+
+static u8 rvtsw_nibbles(u8 high, u8 low)
+{
+	return high << 4 | (low & 0xf);
+}
+
+/* The link: width, speed, state and their physical side. */
+static void rvtsw_fill_link(struct rvtsw_port *port, struct ib_smp *smp)
+{
+	struct ib_port_info *pi = (struct ib_port_info *)smp->data;
+	bool up = READ_ONCE(port->state) == IB_PORT_ACTIVE;
+	u8 *ext = smp->data + RVTSW_PI_SPEED_EXT_OFFSET;
+
+	pi->link_width_enabled = RVTSW_PI_WIDTH_1X | RVTSW_PI_WIDTH_4X;
+	pi->link_width_supported = RVTSW_PI_WIDTH_1X | RVTSW_PI_WIDTH_4X;
+	pi->link_width_active = RVTSW_PI_WIDTH_4X;
+	pi->linkspeed_portstate =
+		rvtsw_nibbles(RVTSW_PI_SPEED_SDR_DDR_QDR,
+			      up ? IB_PORT_ACTIVE : IB_PORT_DOWN);
+	pi->portphysstate_linkdown =
+		rvtsw_nibbles(up ? IB_PORT_PHYS_STATE_LINK_UP :
+				   IB_PORT_PHYS_STATE_DISABLED,
+			      RVTSW_PI_LINKDOWN_POLLING);
+	pi->linkspeedactive_enabled =
+		rvtsw_nibbles(RVTSW_PI_SPEED_QDR, RVTSW_PI_SPEED_SDR_DDR_QDR);
+	/* LinkSpeedExtActive, ...Supported; then ...Enabled (5 bits). */
+	ext[0] = rvtsw_nibbles(RVTSW_PI_SPEED_EXT_EDR,
+			       RVTSW_PI_SPEED_EXT_FDR_EDR);
+	ext[1] = RVTSW_PI_SPEED_EXT_FDR_EDR;
+}
+
+static __be16 rvtsw_get_port_info(struct rvtsw_dev *dev, u32 arrival,
+				  struct ib_smp *smp)
+{
+	struct ib_port_info *pi = (struct ib_port_info *)smp->data;
+	struct rvtsw_port *port;
+	struct rvt_ibport *rvp;
+	u8 mtu = RVTSW_MTU;
+
+	port = rvtsw_sma_port(dev, arrival, be32_to_cpu(smp->attr_mod));
+	if (!port)
+		return rvtsw_sma_bad_field();
+	rvp = &port->rvp;
+	BUILD_BUG_ON(RVTSW_PI_SPEED_EXT_OFFSET <
+		     offsetofend(struct ib_port_info, link_roundtrip_latency));
+
+	pi->mkey = 0;
+	pi->gid_prefix = rvp->gid_prefix;
+	pi->lid = cpu_to_be16(port->lid);
+	pi->sm_lid = cpu_to_be16(READ_ONCE(rvp->sm_lid));
+	pi->cap_mask = cpu_to_be32(READ_ONCE(rvp->port_cap_flags));
+	pi->local_port_num = arrival;
+	rvtsw_fill_link(port, smp);
+	pi->mkeyprot_resv_lmc = RVTSW_LMC;
+	pi->neighbormtu_mastersmsl = rvtsw_nibbles(mtu, READ_ONCE(rvp->sm_sl));
+	pi->vlcap_inittype = rvtsw_nibbles(RVTSW_PI_VLCAP_VL0, 0);
+	pi->vl_arb_high_cap = RVTSW_VLARB_ENTRIES;
+	pi->vl_arb_low_cap = RVTSW_VLARB_ENTRIES;
+	pi->inittypereply_mtucap = mtu;
+	pi->operationalvl_pei_peo_fpi_fpo =
+		rvtsw_nibbles(RVTSW_PI_OPER_VLS_VL0, 0);
+	pi->mkey_violations = cpu_to_be16(READ_ONCE(rvp->mkey_violations));
+	pi->pkey_violations = cpu_to_be16(READ_ONCE(rvp->pkey_violations));
+	pi->qkey_violations = cpu_to_be16(READ_ONCE(rvp->qkey_violations));
+	pi->guid_cap = 1;
+	pi->clientrereg_resv_subnetto = READ_ONCE(rvp->subnet_timeout) & 0x1f;
+	pi->resv_resptimevalue = RVTSW_PI_RESP_TIME;
+	/* Unused: the link never fails, and rvtsw keeps no credits. */
+	pi->max_credit_hint = 0;
+	return 0;
+}
+
+static __be16 rvtsw_get_pkey_table(struct rvtsw_dev *dev, u32 arrival,
+				   struct ib_smp *smp)
+{
+	__be16 *entry = (__be16 *)smp->data;
+	struct rvtsw_port *port = &dev->ports[arrival - 1];
+	u32 block = be32_to_cpu(smp->attr_mod) & 0xffff;
+	unsigned int i;
+
+	/*
+	 * The modifier's upper half names a switch's port; an HCA answers
+	 * for the port the SMP came in by.
+	 */
+	if (block * RVTSW_PKEYS_PER_BLOCK >= dev->rdi.dparms.npkeys)
+		return rvtsw_sma_bad_field();
+	for (i = 0; i < dev->rdi.dparms.npkeys; i++)
+		entry[i] = cpu_to_be16(port->pkeys[i]);
+	return 0;
+}
+
+static __be16 rvtsw_get_guid_info(struct rvtsw_dev *dev, u32 arrival,
+				  struct ib_smp *smp)
+{
+	__be64 *entry = (__be64 *)smp->data;
+
+	if (smp->attr_mod)
+		return rvtsw_sma_bad_field();
+	entry[0] = dev->ports[arrival - 1].guid;
+	return 0;
+}
+
+/* Every SL goes to VL0: the table's 16 nibbles stay 0. */
+static __be16 rvtsw_get_sl_to_vl(struct rvtsw_dev *dev, struct ib_smp *smp)
+{
+	return 0;
+}
+
+/*
+ * VLArbitrationTable: modifier 1 and 2 name the low-priority table's two
+ * halves, 3 and 4 the high-priority one's. VL0 has the first entry of
+ * each, weight 1 (64 bytes at a time); the rest are 0, skipped.
+ */
+static __be16 rvtsw_get_vl_arb(struct rvtsw_dev *dev, struct ib_smp *smp)
+{
+	struct ib_vl_weight_elem *elem = (struct ib_vl_weight_elem *)smp->data;
+	u32 part = be32_to_cpu(smp->attr_mod) >> 16;
+
+	if (part < 1 || part > 4)
+		return rvtsw_sma_bad_field();
+	if (part == 1 || part == 3) {
+		elem[0].vl = 0;
+		elem[0].weight = 1;
+	}
+	return 0;
+}
+
+/**
+ * rvtsw_sma_get - fill in the attribute an SMP asks for
+ * @dev: the device
+ * @port_num: the port the SMP came in by
+ * @smp: the response being built, a copy of the request
+ * @status: where the MAD status goes
+ *
+ * Context: process context; no lock held.
+ * Return: false if the attribute is not the SMA's (the MAD goes on to the
+ * agents); true with the MAD status in *@status otherwise (0, or "invalid
+ * attribute modifier" with no data).
+ */
+bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
+		   __be16 *status)
+{
+	memset(smp->data, 0, sizeof(smp->data));
+	switch (smp->attr_id) {
+	case IB_SMP_ATTR_NODE_DESC:
+		*status = rvtsw_get_node_desc(dev, smp);
+		break;
+	case IB_SMP_ATTR_NODE_INFO:
+		*status = rvtsw_get_node_info(dev, port_num, smp);
+		break;
+	case IB_SMP_ATTR_PORT_INFO:
+		*status = rvtsw_get_port_info(dev, port_num, smp);
+		break;
+	case IB_SMP_ATTR_PKEY_TABLE:
+		*status = rvtsw_get_pkey_table(dev, port_num, smp);
+		break;
+	case IB_SMP_ATTR_GUID_INFO:
+		*status = rvtsw_get_guid_info(dev, port_num, smp);
+		break;
+	case IB_SMP_ATTR_SL_TO_VL_TABLE:
+		*status = rvtsw_get_sl_to_vl(dev, smp);
+		break;
+	case IB_SMP_ATTR_VL_ARB_TABLE:
+		*status = rvtsw_get_vl_arb(dev, smp);
+		break;
+	default:
+		return false;
+	}
+	if (*status)
+		memset(smp->data, 0, sizeof(smp->data));
+	return true;
+}
