@@ -577,15 +577,18 @@ static void ct_timer_exports(void)
 	ct_end_step();
 	qp = ibqp_to_rvtqp(ibqp);
 	/*
-	 * RNR code 0, the longest wait (655 ms), for the same reason: the
-	 * next step stops the timer, and a 10 ms one fired in between on
-	 * one core when the host stalled the guest.
+	 * The timer is stopped before interrupts come back on: both cores
+	 * arm it pinned to this CPU, so it cannot fire in between, however
+	 * long the host stalls the guest (one stall outlasted even the
+	 * longest RNR wait, 655 ms, between this step and the next).
 	 */
 	ct_step("timer.add_rnr");
 	spin_lock_irqsave(&qp->s_lock, flags);
 	ct_ex(EX_ADD_RNR_TIMER);
 	rvt_add_rnr_timer(qp, 0 << IB_AETH_CREDIT_SHIFT);
 	ct_log("s_flags=%#x", qp->s_flags);
+	rvt_stop_rc_timers(qp);
+	ct_log("stopped: s_flags=%#x", qp->s_flags);
 	spin_unlock_irqrestore(&qp->s_lock, flags);
 	ct_end_step();
 	ct_step("timer.add_retry_stop");
