@@ -8,10 +8,10 @@
  * rvtsw answers, as an HCA's firmware would, the Get and Set requests of
  * two classes: subnet management (LID-routed and directed-route SMPs,
  * for the SMA in sma.c) and performance management (the PMA in pma.c).
- * Everything else (responses, traps, other classes, the attributes that
- * belong to a subnet manager such as SMInfo) goes on to the agents
- * registered for it: IB_MAD_RESULT_SUCCESS without a reply. If none is
- * registered, the MAD layer answers it as unsupported itself.
+ * Everything else (responses, traps, other classes, SMInfo, which belongs
+ * to a subnet manager) goes on to the agents registered for it:
+ * IB_MAD_RESULT_SUCCESS without a reply. If none is registered, the MAD
+ * layer answers a MAD that came in by a QP as unsupported itself.
  *
  * The hop pointer and paths of a directed-route SMP are the MAD layer's
  * business (the SMI, IBTA 14.2.2); the SMA only sets the response's

@@ -231,9 +231,10 @@ static __be16 rvtsw_get_vl_arb(struct rvtsw_dev *dev, struct ib_smp *smp)
  * @status: where the MAD status goes
  *
  * Context: process context; no lock held.
- * Return: false if the attribute is not the SMA's (the MAD goes on to the
- * agents); true with the MAD status in *@status otherwise (0, or "invalid
- * attribute modifier" with no data).
+ * Return: false for SMInfo, which is the SM's (the MAD goes on to the
+ * agents); true with the MAD status in *@status otherwise: 0, "invalid
+ * attribute modifier" or "unsupported attribute", the last two with no
+ * data.
  */
 bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 		   __be16 *status)
@@ -261,8 +262,17 @@ bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 	case IB_SMP_ATTR_VL_ARB_TABLE:
 		*status = rvtsw_get_vl_arb(dev, smp);
 		break;
-	default:
+	case IB_SMP_ATTR_SM_INFO:
+		/* The SM's attribute (14.2.5.13): for the SM's own agent. */
 		return false;
+	default:
+		/*
+		 * A switch's attributes and any other: IBTA's "unsupported"
+		 * (13.4.7). The MAD layer would not answer a directed-route
+		 * SMP to the local port itself; it would drop it.
+		 */
+		*status = cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
+		break;
 	}
 	if (*status)
 		memset(smp->data, 0, sizeof(smp->data));

@@ -113,17 +113,26 @@ portinfo() {
 		"$(($(<"$p/cap_mask")))"
 }
 
-# A port beyond the device's: the SMA answers "invalid attribute
-# modifier", and smpquery fails.
-portinfo_bad_port() {
-	local out
-	if out=$(smpquery -C "$CA0" -P 1 -D portinfo 0 3 2>&1); then
+# mad_refused STATUS CMD...: CMD (smpquery or perfquery) fails because
+# the MAD's response had STATUS (libibmad prints it with -d), not for a
+# timeout or any other cause.
+mad_refused() {
+	local status=$1 out
+	shift
+	if out=$("$1" -d "${@:2}" 2>&1); then
 		echo "$out"
-		echo "PortInfo of port 3 of a 2-port HCA was answered"
+		echo "answered with success"
 		return 1
 	fi
-	echo "$out"
-	grep -qi "status 0x1c\|0x001c" <<<"$out"
+	grep "error status\|iberror\|timed out" <<<"$out"
+	grep -q "MAD completed with error status $status;" <<<"$out"
+}
+
+# A port beyond the device's: the SMA answers "invalid attribute
+# modifier" (0x1c), and smpquery fails.
+portinfo_bad_port() {
+	local out
+	mad_refused 0x1c smpquery -C "$CA0" -P 1 -D portinfo 0 3
 }
 
 # The P_Key table: both P_Keys, and a capacity of 2.
@@ -149,8 +158,8 @@ sl2vl() {
 	local out
 	out=$(smpquery -C "$CA0" -P 1 -D sl2vl 0) || return
 	echo "$out"
-	# The table's row: 16 VLs, all 0.
-	grep -Eq "^ *[|] *0(\|0){15} *[|]?$|( 0){16}" <<<"$(tr -s ' ' <<<"$out")"
+	# The table's row: 16 SLs, each on VL 0.
+	grep -Eq '^ports: in +0, out +0: (\| 0){16}\|$' <<<"$out"
 }
 
 # VL arbitration: VL0 with weight 1 in both tables.
@@ -161,17 +170,12 @@ vlarb() {
 	grep -q "VL *: *|0x0 " <<<"$out" && grep -q "WEIGHT *: *|0x1 " <<<"$out"
 }
 
-# SwitchInfo is not an HCA's: the SMA leaves it to the MAD layer, which
-# answers that the attribute is unsupported.
+# SwitchInfo is not an HCA's: the SMA answers "unsupported method or
+# attribute" (0xc), by directed route and by LID.
 not_sma_attribute() {
-	local out
-	if out=$(smpquery -C "$CA0" -P 1 -D switchinfo 0 2>&1); then
-		echo "$out"
-		echo "an HCA answered SwitchInfo"
-		return 1
-	fi
-	echo "$out"
-	grep -qi "status 0xc\b\|0x000c\|status 0xc " <<<"$out"
+	mad_refused 0xc smpquery -C "$CA0" -P 1 -D switchinfo 0 &&
+		mad_refused 0xc smpquery -C "$CA0" -P 1 switchinfo \
+			"$(sysfs_lid "$CA1" 1)"
 }
 
 # ClassPortInfo says the 64-bit counters exist: sysfs then shows the
@@ -240,15 +244,10 @@ perfquery_local() {
 		$(field PortXmitData <<<"$out"))) 72
 }
 
-# A PortSelect beyond the device's ports is refused.
+# A PortSelect beyond the device's ports is refused: "invalid attribute
+# modifier" (0x1c).
 perfquery_bad_port() {
-	local out
-	if out=$(perfquery -C "$CA0" -P 1 "$(sysfs_lid "$CA0" 1)" 3 2>&1); then
-		echo "$out"
-		echo "counters of port 3 of a 2-port HCA were answered"
-		return 1
-	fi
-	echo "$out"
+	mad_refused 0x1c perfquery -C "$CA0" -P 1 "$(sysfs_lid "$CA0" 1)" 3
 }
 
 # perfquery -R clears the counters: afterwards sysfs sees only what the
