@@ -103,21 +103,41 @@ static __be16 rvtsw_pma_class_port_info(struct ib_pma_mad *pmp)
 	return 0;
 }
 
-static __be16 rvtsw_pma_port_counters(struct rvtsw_dev *dev,
-				      struct ib_pma_mad *pmp)
+/*
+ * Start a PortCounters or PortCountersExtended response: both begin with
+ * PortSelect and CounterSelect, which it keeps; the rest is cleared. Then
+ * read the counters of the port selected into @value. Return: the MAD
+ * status, "invalid attribute modifier" for a port the device lacks.
+ */
+static __be16 rvtsw_pma_begin_counters(struct rvtsw_dev *dev,
+				       struct ib_pma_mad *pmp,
+				       u64 value[RVTSW_PMA_NUM_COUNTERS])
 {
 	struct ib_pma_portcounters *pc = (void *)pmp->data;
-	u64 value[RVTSW_PMA_NUM_COUNTERS];
 	struct rvtsw_port *port = rvtsw_pma_port(dev, pc->port_select);
 	u8 select = pc->port_select;
 	__be16 counter_select = pc->counter_select;
 
+	BUILD_BUG_ON(offsetof(struct ib_pma_portcounters_ext, counter_select) !=
+		     offsetof(struct ib_pma_portcounters, counter_select));
 	memset(pmp->data, 0, sizeof(pmp->data));
 	pc->port_select = select;
 	pc->counter_select = counter_select;
 	if (!port)
 		return rvtsw_pma_bad_field();
 	rvtsw_pma_read(port, value);
+	return 0;
+}
+
+static __be16 rvtsw_pma_port_counters(struct rvtsw_dev *dev,
+				      struct ib_pma_mad *pmp)
+{
+	struct ib_pma_portcounters *pc = (void *)pmp->data;
+	u64 value[RVTSW_PMA_NUM_COUNTERS];
+	__be16 status = rvtsw_pma_begin_counters(dev, pmp, value);
+
+	if (status)
+		return status;
 	pc->port_xmit_data = rvtsw_pma_sat32(value[RVTSW_PMA_XMIT_DATA]);
 	pc->port_rcv_data = rvtsw_pma_sat32(value[RVTSW_PMA_RCV_DATA]);
 	pc->port_xmit_packets = rvtsw_pma_sat32(value[RVTSW_PMA_XMIT_PKTS]);
@@ -130,16 +150,10 @@ static __be16 rvtsw_pma_port_counters_ext(struct rvtsw_dev *dev,
 {
 	struct ib_pma_portcounters_ext *pc = (void *)pmp->data;
 	u64 value[RVTSW_PMA_NUM_COUNTERS];
-	struct rvtsw_port *port = rvtsw_pma_port(dev, pc->port_select);
-	u8 select = pc->port_select;
-	__be16 counter_select = pc->counter_select;
+	__be16 status = rvtsw_pma_begin_counters(dev, pmp, value);
 
-	memset(pmp->data, 0, sizeof(pmp->data));
-	pc->port_select = select;
-	pc->counter_select = counter_select;
-	if (!port)
-		return rvtsw_pma_bad_field();
-	rvtsw_pma_read(port, value);
+	if (status)
+		return status;
 	pc->port_xmit_data = cpu_to_be64(value[RVTSW_PMA_XMIT_DATA]);
 	pc->port_rcv_data = cpu_to_be64(value[RVTSW_PMA_RCV_DATA]);
 	pc->port_xmit_packets = cpu_to_be64(value[RVTSW_PMA_XMIT_PKTS]);
@@ -184,7 +198,7 @@ bool rvtsw_pma_get(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,
 	}
 }
 
-/* The counters a PortCounters CounterSelect names, as rvtsw_pma_clear() takes them. */
+/* The counters a PortCounters CounterSelect names, for rvtsw_pma_clear(). */
 static unsigned long rvtsw_pma_select(__be16 select)
 {
 	unsigned long which = 0;
