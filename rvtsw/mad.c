@@ -64,11 +64,17 @@ static bool rvtsw_mad_pma(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,
 	return rvtsw_pma_get(dev, pmp, status);
 }
 
-/*
- * Turn @out, a copy of the request, into its GetResp with @status. A
- * directed-route response carries the direction bit (IBTA 14.2.2.2).
+/**
+ * rvtsw_mad_make_reply - turn a copy of a request into its response
+ * @out: the copy
+ * @status: the response's MAD status
+ *
+ * The method becomes GetResp; a directed-route response carries the
+ * direction bit (IBTA 14.2.2.2).
+ *
+ * Context: any.
  */
-static void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status)
+void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status)
 {
 	struct ib_mad_hdr *hdr = &out->mad_hdr;
 

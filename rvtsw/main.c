@@ -13,6 +13,8 @@ MODULE_ALIAS("rdma-link-rvtsw");
 
 /* First GUID of device 0; devices step by 0x100, ports add 1..n. */
 #define RVTSW_GUID_BASE 0x0002c90300a00000ULL
+/* The virtual switch's node GUID, past every device's. */
+#define RVTSW_SWITCH_GUID (RVTSW_GUID_BASE + 0xffff00)
 
 static unsigned int devices = 1;
 module_param(devices, uint, 0444);
@@ -279,7 +281,7 @@ static int rvtsw_add_device(unsigned int unit)
 		return ret;
 	}
 	rvtsw_devs[unit] = dev;
-	rvtsw_fabric_attach(dev);
+	rvtsw_switch_attach(dev);
 	rvtsw_debugfs_add(dev);
 	return 0;
 }
@@ -294,7 +296,7 @@ static void rvtsw_remove_devices(void)
 		if (!dev)
 			continue;
 		rvtsw_debugfs_remove(dev);
-		rvtsw_fabric_detach(dev);
+		rvtsw_switch_detach(dev);
 		rvt_unregister_device(&dev->rdi);
 		rvtsw_free(dev);
 		rvtsw_devs[unit] = NULL;
@@ -340,6 +342,7 @@ static int rvtsw_check_params(void)
 static void rvtsw_cleanup(void)
 {
 	rvtsw_remove_devices();
+	rvtsw_switch_exit();
 	rvtsw_debugfs_exit();
 	rvtsw_qp_exit();
 	pci_dev_put(rvtsw_parent);
@@ -354,8 +357,14 @@ static int __init rvtsw_init(void)
 	ret = rvtsw_check_params() ?: rvtsw_find_parent();
 	if (ret)
 		return ret;
+	ret = rvtsw_switch_init(devices * ports, RVTSW_SWITCH_GUID);
+	if (ret) {
+		pci_dev_put(rvtsw_parent);
+		return ret;
+	}
 	ret = rvtsw_qp_init();
 	if (ret) {
+		rvtsw_switch_exit();
 		pci_dev_put(rvtsw_parent);
 		return ret;
 	}

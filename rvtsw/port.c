@@ -51,6 +51,8 @@ int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2)
 	 * find its destination device and port by LID alone.
 	 */
 	port->lid = dev->unit * nports + index + 1;
+	/* The switch has a port per HCA port, numbered as the LIDs are. */
+	port->sw_port = port->lid;
 	port->guid = cpu_to_be64(be64_to_cpu(dev->rdi.ibdev.node_guid) +
 				 index + 1);
 	port->state = IB_PORT_ACTIVE;
@@ -224,4 +226,32 @@ void rvtsw_notify_new_ah(struct ib_device *ibdev,
 {
 	ah->vl = 0;
 	ah->log_pmtu = ilog2(ib_mtu_enum_to_int(RVTSW_MTU));
+}
+
+/**
+ * rvtsw_port_owns_lid - is a LID one of a port's own?
+ * @port: the port
+ * @lid: a unicast LID
+ *
+ * Context: any.
+ * Return: true if @lid, without its path bits, is @port's LID.
+ */
+bool rvtsw_port_owns_lid(const struct rvtsw_port *port, u16 lid)
+{
+	return (lid & ~((1U << RVTSW_LMC) - 1)) == port->lid;
+}
+
+/**
+ * rvtsw_port_link_up - is a port's link up?
+ * @port: the port
+ *
+ * Subnet management packets cross a link that is up, whatever the port's
+ * logical state; everything else needs it ACTIVE.
+ *
+ * Context: any.
+ * Return: true unless the port was shut down.
+ */
+bool rvtsw_port_link_up(const struct rvtsw_port *port)
+{
+	return READ_ONCE(port->state) != IB_PORT_DOWN;
 }

@@ -203,6 +203,26 @@ static enum ib_wc_status rvtsw_send_lost(struct rvt_qp *qp,
 	return IB_WC_SUCCESS;
 }
 
+/*
+ * Do a connected QP's packets reach a port of its own device, the only
+ * ones rdmavt's loopback engine can deliver to? They go where the switch
+ * routes them (unless they are for the QP's own port), and a port that
+ * does not own the DLID would drop them.
+ */
+static bool rvtsw_reaches_own_device(struct rvt_qp *qp)
+{
+	struct rvtsw_port *sport = rvtsw_qp_port(qp), *dport;
+	u16 dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);
+	bool own;
+
+	rcu_read_lock();
+	dport = rvtsw_switch_route(rvtsw_switch(), sport, dlid);
+	own = dport && dport->dev == sport->dev &&
+	      rvtsw_port_owns_lid(dport, dlid);
+	rcu_read_unlock();
+	return own;
+}
+
 /**
  * rvtsw_do_send - run a QP's send engine
  * @qp: the QP
@@ -213,14 +233,10 @@ static enum ib_wc_status rvtsw_send_lost(struct rvt_qp *qp,
  */
 static void rvtsw_do_send(struct rvt_qp *qp)
 {
-	struct rvtsw_dev *dev = rdi_to_rvtsw(ib_to_rvt(qp->ibqp.device));
-	u16 dlid;
-
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
 	case IB_QPT_UC:
-		dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);
-		if (rvtsw_dev_owns_lid(dev, dlid))
+		if (rvtsw_reaches_own_device(qp))
 			rvt_ruc_loopback(qp);
 		else
 			rvtsw_run_sq(qp, rvtsw_send_lost);

@@ -23,6 +23,22 @@
 #define RVTSW_MAX_LID (RVTSW_MAX_DEVICES * RVTSW_MAX_PORTS)
 
 /*
+ * The virtual switch (switch.c): an external port per HCA port, every
+ * unicast LID in its linear table, every multicast LID in its multicast
+ * table (0xc000 to 0xfffe), 16 ports to an MFT position.
+ */
+#define RVTSW_SW_MAX_PORTS RVTSW_MAX_LID
+#define RVTSW_SW_NO_PORT 0xff
+#define RVTSW_LFT_CAP 0xc000
+#define RVTSW_LFT_BLOCK 64
+#define RVTSW_MLID_BASE 0xc000
+#define RVTSW_MFT_CAP 0x3fff
+#define RVTSW_MFT_BLOCK 32
+#define RVTSW_MFT_PORTS_PER_POS 16
+#define RVTSW_MFT_POSITIONS \
+	DIV_ROUND_UP(RVTSW_SW_MAX_PORTS + 1, RVTSW_MFT_PORTS_PER_POS)
+
+/*
  * Per-port counters, exposed as hw_counters (rdma statistic). Each is
  * per CPU: the send and receive paths bump them without a shared lock.
  * A datagram dropped at the receiver counts on the receiving port, one
@@ -82,6 +98,7 @@ struct rvtsw_port_stats {
  * @dev: the device this port belongs to
  * @port_num: 1-based port number; fixed
  * @lid: base LID, unique among all rvtsw ports, never 0; fixed
+ * @sw_port: the switch port this port is linked to; fixed
  * @guid: port GUID; fixed
  * @state: IB_PORT_ACTIVE, or IB_PORT_DOWN after a shutdown request;
  *	   guarded by @rvp.lock
@@ -95,6 +112,7 @@ struct rvtsw_port {
 	struct rvtsw_dev *dev;
 	u32 port_num;
 	u16 lid;
+	u8 sw_port;
 	__be64 guid;
 	enum ib_port_state state;
 	u16 pkeys[RVTSW_MAX_PKEYS];
@@ -117,6 +135,39 @@ struct rvtsw_dev {
 	struct pci_dev *parent;
 	struct dentry *debugfs;
 	struct rvtsw_port ports[];
+};
+
+/**
+ * struct rvtsw_switch - the virtual switch all rvtsw ports are linked to
+ * @lock: guards the writers of the fields below that change
+ * @nports: external ports, 1 to @nports; fixed
+ * @guid: node GUID, also port 0's; fixed
+ * @node_desc: NodeDescription; fixed
+ * @lid: port 0's LID; fixed
+ * @lft_top: LinearFDBTop: entries above it are not valid
+ * @mft_top: MulticastFDBTop, as the SM last set it (a multicast LID; not
+ *	     enforced: the switch does not claim IsMulticastFDBTopSupported)
+ * @life_state: SwitchInfo's LifeTimeValue and PortStateChange byte
+ * @def_port: DefaultPort, DefaultMulticastPrimaryPort and
+ *	      DefaultMulticastNotPrimaryPort, as the SM last set them
+ * @lft: LinearForwardingTable: the output port of each LID
+ * @mft: MulticastForwardingTable: for each position, each multicast LID's
+ *	 port mask
+ * @link: the HCA port at the other end of each external port; RCU
+ */
+struct rvtsw_switch {
+	spinlock_t lock; /* serializes the SMA's writes to the tables */
+	unsigned int nports;
+	__be64 guid;
+	char node_desc[IB_DEVICE_NODE_DESC_MAX];
+	u16 lid;
+	u16 lft_top;
+	u16 mft_top;
+	u8 life_state;
+	u8 def_port[3];
+	u8 lft[RVTSW_LFT_CAP];
+	u16 mft[RVTSW_MFT_POSITIONS][RVTSW_MFT_CAP];
+	struct rvtsw_port __rcu *link[RVTSW_SW_MAX_PORTS + 1];
 };
 
 /**
@@ -171,13 +222,27 @@ int rvtsw_modify_device(struct ib_device *ibdev, int mask,
 int rvtsw_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
 void rvtsw_notify_new_ah(struct ib_device *ibdev,
 			 struct rdma_ah_attr *ah_attr, struct rvt_ah *ah);
+bool rvtsw_port_owns_lid(const struct rvtsw_port *port, u16 lid);
+bool rvtsw_port_link_up(const struct rvtsw_port *port);
 
-/* fabric.c */
-void rvtsw_fabric_attach(struct rvtsw_dev *dev);
-void rvtsw_fabric_detach(struct rvtsw_dev *dev);
-struct rvtsw_port *rvtsw_fabric_port(u16 lid);
-struct rvtsw_port *rvtsw_fabric_next_port(struct rvtsw_port *port);
-bool rvtsw_dev_owns_lid(struct rvtsw_dev *dev, u16 dlid);
+/* switch.c */
+int rvtsw_switch_init(unsigned int nports, u64 guid);
+void rvtsw_switch_exit(void);
+struct rvtsw_switch *rvtsw_switch(void);
+void rvtsw_switch_attach(struct rvtsw_dev *dev);
+void rvtsw_switch_detach(struct rvtsw_dev *dev);
+struct rvtsw_port *rvtsw_switch_link(struct rvtsw_switch *sw,
+				     unsigned int port);
+u8 rvtsw_switch_lft(struct rvtsw_switch *sw, u16 lid);
+bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid,
+			  unsigned int port);
+u16 rvtsw_switch_port_mask(const struct rvtsw_switch *sw, unsigned int pos);
+struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
+				      struct rvtsw_port *sport, u16 dlid);
+
+/* switch_sma.c */
+u8 rvtsw_switch_dr_smp(struct rvtsw_switch *sw, struct ib_smp *smp, u8 in);
+bool rvtsw_switch_lr_smp(struct rvtsw_switch *sw, struct ib_smp *smp, u8 in);
 
 /* ud.c */
 enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe);
@@ -194,10 +259,14 @@ int rvtsw_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
 		      const struct ib_mad *in, struct ib_mad *out,
 		      size_t *out_mad_size, u16 *out_mad_pkey_index);
+void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status);
 
 /* sma.c */
 bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 		   __be16 *status);
+void rvtsw_sma_fill_link(struct ib_smp *smp, bool up);
+__be16 rvtsw_sma_get_vl_arb(struct ib_smp *smp);
+__be16 rvtsw_sma_bad_field(void);
 
 /* pma.c */
 bool rvtsw_pma_get(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,

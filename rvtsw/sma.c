@@ -38,7 +38,13 @@
 /* VLArbitrationTable: one entry for VL0 in each priority table. */
 #define RVTSW_VLARB_ENTRIES	1
 
-static __be16 rvtsw_sma_bad_field(void)
+/**
+ * rvtsw_sma_bad_field - the MAD status of a request with a bad field
+ *
+ * Context: any.
+ * Return: "invalid attribute or modifier" (IBTA 13.4.7).
+ */
+__be16 rvtsw_sma_bad_field(void)
 {
 	return cpu_to_be16(IB_MGMT_MAD_STATUS_INVALID_ATTRIB_VALUE);
 }
@@ -102,12 +108,24 @@ static u8 rvtsw_nibbles(u8 high, u8 low)
 	return high << 4 | (low & 0xf);
 }
 
-/* The link: width, speed, state and their physical side. */
-static void rvtsw_fill_link(struct rvtsw_port *port, struct ib_smp *smp)
+/**
+ * rvtsw_sma_fill_link - a PortInfo's link fields
+ * @smp: the response, its data zeroed
+ * @up: whether the port is ACTIVE (else it is DOWN, its link disabled)
+ *
+ * Width, speed, state, MTU and VLs: the same on both ends of every
+ * rvtsw link, an HCA's port and the switch's.
+ *
+ * Context: any.
+ */
+void rvtsw_sma_fill_link(struct ib_smp *smp, bool up)
 {
 	struct ib_port_info *pi = (struct ib_port_info *)smp->data;
-	bool up = READ_ONCE(port->state) == IB_PORT_ACTIVE;
 	u8 *ext = smp->data + RVTSW_PI_SPEED_EXT_OFFSET;
+	u8 mtu = RVTSW_MTU;
+
+	BUILD_BUG_ON(RVTSW_PI_SPEED_EXT_OFFSET <
+		     offsetofend(struct ib_port_info, link_roundtrip_latency));
 
 	pi->link_width_enabled = RVTSW_PI_WIDTH_1X | RVTSW_PI_WIDTH_4X;
 	pi->link_width_supported = RVTSW_PI_WIDTH_1X | RVTSW_PI_WIDTH_4X;
@@ -125,6 +143,16 @@ static void rvtsw_fill_link(struct rvtsw_port *port, struct ib_smp *smp)
 	ext[0] = rvtsw_nibbles(RVTSW_PI_SPEED_EXT_EDR,
 			       RVTSW_PI_SPEED_EXT_FDR_EDR);
 	ext[1] = RVTSW_PI_SPEED_EXT_FDR_EDR;
+
+	/* NeighborMTU; the low nibble, MasterSMSL, is the caller's. */
+	pi->neighbormtu_mastersmsl = rvtsw_nibbles(mtu, 0);
+	pi->vlcap_inittype = rvtsw_nibbles(RVTSW_PI_VLCAP_VL0, 0);
+	pi->vl_arb_high_cap = RVTSW_VLARB_ENTRIES;
+	pi->vl_arb_low_cap = RVTSW_VLARB_ENTRIES;
+	pi->inittypereply_mtucap = mtu;
+	pi->operationalvl_pei_peo_fpi_fpo =
+		rvtsw_nibbles(RVTSW_PI_OPER_VLS_VL0, 0);
+	pi->resv_resptimevalue = RVTSW_PI_RESP_TIME;
 }
 
 static __be16 rvtsw_get_port_info(struct rvtsw_dev *dev, u32 arrival,
@@ -133,14 +161,11 @@ static __be16 rvtsw_get_port_info(struct rvtsw_dev *dev, u32 arrival,
 	struct ib_port_info *pi = (struct ib_port_info *)smp->data;
 	struct rvtsw_port *port;
 	struct rvt_ibport *rvp;
-	u8 mtu = RVTSW_MTU;
 
 	port = rvtsw_sma_port(dev, arrival, be32_to_cpu(smp->attr_mod));
 	if (!port)
 		return rvtsw_sma_bad_field();
 	rvp = &port->rvp;
-	BUILD_BUG_ON(RVTSW_PI_SPEED_EXT_OFFSET <
-		     offsetofend(struct ib_port_info, link_roundtrip_latency));
 
 	pi->mkey = 0;
 	pi->gid_prefix = rvp->gid_prefix;
@@ -148,21 +173,14 @@ static __be16 rvtsw_get_port_info(struct rvtsw_dev *dev, u32 arrival,
 	pi->sm_lid = cpu_to_be16(READ_ONCE(rvp->sm_lid));
 	pi->cap_mask = cpu_to_be32(READ_ONCE(rvp->port_cap_flags));
 	pi->local_port_num = arrival;
-	rvtsw_fill_link(port, smp);
+	rvtsw_sma_fill_link(smp, READ_ONCE(port->state) == IB_PORT_ACTIVE);
 	pi->mkeyprot_resv_lmc = RVTSW_LMC;
-	pi->neighbormtu_mastersmsl = rvtsw_nibbles(mtu, READ_ONCE(rvp->sm_sl));
-	pi->vlcap_inittype = rvtsw_nibbles(RVTSW_PI_VLCAP_VL0, 0);
-	pi->vl_arb_high_cap = RVTSW_VLARB_ENTRIES;
-	pi->vl_arb_low_cap = RVTSW_VLARB_ENTRIES;
-	pi->inittypereply_mtucap = mtu;
-	pi->operationalvl_pei_peo_fpi_fpo =
-		rvtsw_nibbles(RVTSW_PI_OPER_VLS_VL0, 0);
+	pi->neighbormtu_mastersmsl |= READ_ONCE(rvp->sm_sl) & 0xf;
 	pi->mkey_violations = cpu_to_be16(READ_ONCE(rvp->mkey_violations));
 	pi->pkey_violations = cpu_to_be16(READ_ONCE(rvp->pkey_violations));
 	pi->qkey_violations = cpu_to_be16(READ_ONCE(rvp->qkey_violations));
 	pi->guid_cap = 1;
 	pi->clientrereg_resv_subnetto = READ_ONCE(rvp->subnet_timeout) & 0x1f;
-	pi->resv_resptimevalue = RVTSW_PI_RESP_TIME;
 	/* Unused: the link never fails, and rvtsw keeps no credits. */
 	pi->max_credit_hint = 0;
 	return 0;
@@ -204,12 +222,19 @@ static __be16 rvtsw_get_sl_to_vl(struct rvtsw_dev *dev, struct ib_smp *smp)
 	return 0;
 }
 
-/*
- * VLArbitrationTable: modifier 1 and 2 name the low-priority table's two
- * halves, 3 and 4 the high-priority one's. VL0 has the first entry of
+/**
+ * rvtsw_sma_get_vl_arb - a VLArbitrationTable
+ * @smp: the response, its data zeroed
+ *
+ * The modifier's upper half names the part: 1 and 2 the low-priority
+ * table's two halves, 3 and 4 the high-priority one's; its lower half a
+ * switch's output port, the same for all. VL0 has the first entry of
  * each, weight 1 (64 bytes at a time); the rest are 0, skipped.
+ *
+ * Context: any.
+ * Return: the MAD status.
  */
-static __be16 rvtsw_get_vl_arb(struct rvtsw_dev *dev, struct ib_smp *smp)
+__be16 rvtsw_sma_get_vl_arb(struct ib_smp *smp)
 {
 	struct ib_vl_weight_elem *elem = (struct ib_vl_weight_elem *)smp->data;
 	u32 part = be32_to_cpu(smp->attr_mod) >> 16;
@@ -260,7 +285,7 @@ bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 		*status = rvtsw_get_sl_to_vl(dev, smp);
 		break;
 	case IB_SMP_ATTR_VL_ARB_TABLE:
-		*status = rvtsw_get_vl_arb(dev, smp);
+		*status = rvtsw_sma_get_vl_arb(smp);
 		break;
 	case IB_SMP_ATTR_SM_INFO:
 		/* The SM's attribute (14.2.5.13): for the SM's own agent. */

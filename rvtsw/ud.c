@@ -3,13 +3,19 @@
  * Datagram delivery: UD, GSI and SMI send requests, from the sending QP's
  * send queue straight into the receiving QPs' receive queues.
  *
- * The destination is found as a switch would: by DLID, among the ports of
- * every rvtsw device (fabric.c), then by QPN on that port (unicast) or
- * through the port's multicast group (a multicast DLID and the GRH's
- * MGID). Whatever the receiver refuses (no such QP, wrong Q_Key or P_Key,
- * no receive posted, a receive too small) is dropped and counted, as a
- * datagram lost on a wire would be; the sender's request completes
- * successfully all the same.
+ * A datagram to one of the sending port's own LIDs stays in the HCA; any
+ * other crosses the virtual switch (switch.c), which forwards it by its
+ * tables: by DLID to one port (unicast), where it goes to a QP by QPN, or
+ * to the ports of a multicast LID, where it goes to the QPs attached to
+ * its group (the GRH's MGID) on each; a multicast datagram also reaches
+ * the group's QPs on the sending port. Subnet management packets (SMI,
+ * QP0) to the permissive LID are directed-route SMPs: the switch moves
+ * them along their path, or its SMA answers them (switch_sma.c); so it
+ * does with LID-routed SMPs to its own LID. Whatever the receiver refuses
+ * (no such QP, wrong Q_Key or P_Key, no receive posted, a receive too
+ * small, a DLID not its own) is dropped and counted, as a datagram lost
+ * on a wire would be; the sender's request completes successfully all
+ * the same.
  *
  * Locking: the sender holds no lock while it delivers (qp.c keeps the
  * request its own with RVT_S_BUSY). The destination port and QPs are
@@ -23,49 +29,65 @@
 #include "rvtsw.h"
 
 /**
- * struct rvtsw_datagram - one send request on its way to its receivers
- * @sqp: the sending QP
- * @wqe: its request
- * @ah: the request's copy of the address vector
- * @sport: the sending port
+ * struct rvtsw_datagram - one datagram on its way to its receivers
+ * @sport: the port that sent it; NULL if the switch did
+ * @type: the sending QP's type (GSI is UD here)
+ * @src_qpn: the sending QP's number
+ * @slid: its SLID
+ * @dlid: its DLID
+ * @dqpn: the destination QP (unicast)
+ * @sl: its SL
  * @qkey: the Q_Key it carries (the request's, or the sending QP's)
  * @pkey: the P_Key it carries
- * @grh: the GRH it carries, if @ah has one
+ * @has_grh: whether it carries @grh
+ * @grh: the GRH it carries
+ * @wqe: the send request whose SGEs hold the payload, or NULL
+ * @buf: the payload, when @wqe is NULL
+ * @length: the payload's length
+ * @solicited: the solicited event bit
+ * @has_imm: whether it carries @imm
+ * @imm: immediate data
  * @words: its length on a link in 4-byte words, the LRH's PktLen
  */
 struct rvtsw_datagram {
-	struct rvt_qp *sqp;
-	struct rvt_swqe *wqe;
-	struct rdma_ah_attr *ah;
 	struct rvtsw_port *sport;
+	enum ib_qp_type type;
+	u32 src_qpn;
+	u16 slid;
+	u16 dlid;
+	u32 dqpn;
+	u8 sl;
 	u32 qkey;
 	u16 pkey;
+	bool has_grh;
 	struct ib_grh grh;
+	struct rvt_swqe *wqe;
+	const void *buf;
+	u32 length;
+	bool solicited;
+	bool has_imm;
+	__be32 imm;
 	u32 words;
 };
 
 /* A datagram's PktLen: LRH, GRH if any, BTH, DETH, padded payload, ICRC. */
-static u32 rvtsw_dg_words(const struct rvtsw_datagram *dg, bool grh)
+static u32 rvtsw_dg_words(const struct rvtsw_datagram *dg)
 {
 	u32 bytes = IB_LRH_BYTES + IB_BTH_BYTES + IB_DETH_BYTES +
-		    ALIGN(dg->wqe->length, 4) + IB_ICRC_BYTES;
+		    ALIGN(dg->length, 4) + IB_ICRC_BYTES;
 
-	if (grh)
+	if (dg->has_grh)
 		bytes += IB_GRH_BYTES;
 	return bytes / 4;
 }
 
-static bool rvtsw_dg_has_grh(const struct rvtsw_datagram *dg)
-{
-	return rdma_ah_get_ah_flags(dg->ah) & IB_AH_GRH;
-}
-
 /* The GRH a wire would have carried; rvtsw's ports have one GID each. */
-static void rvtsw_dg_make_grh(struct rvtsw_datagram *dg)
+static void rvtsw_dg_make_grh(struct rvtsw_datagram *dg,
+			      const struct rdma_ah_attr *ah)
 {
-	const struct ib_global_route *route = rdma_ah_read_grh(dg->ah);
+	const struct ib_global_route *route = rdma_ah_read_grh(ah);
 	struct ib_grh *grh = &dg->grh;
-	u32 paylen = IB_BTH_BYTES + IB_DETH_BYTES + ALIGN(dg->wqe->length, 4) +
+	u32 paylen = IB_BTH_BYTES + IB_DETH_BYTES + ALIGN(dg->length, 4) +
 		     IB_ICRC_BYTES;
 
 	grh->version_tclass_flow =
@@ -80,26 +102,81 @@ static void rvtsw_dg_make_grh(struct rvtsw_datagram *dg)
 	grh->dgid = route->dgid;
 }
 
+/* The datagram a send request makes. */
 static void rvtsw_dg_init(struct rvtsw_datagram *dg, struct rvt_qp *sqp,
 			  struct rvt_swqe *wqe)
 {
 	struct rvt_dev_info *rdi = ib_to_rvt(sqp->ibqp.device);
+	struct rdma_ah_attr *ah = rvt_get_swqe_ah_attr(wqe);
 	u32 qkey = rvt_get_swqe_remote_qkey(wqe);
 	u16 pkey_index;
 
-	dg->sqp = sqp;
-	dg->wqe = wqe;
-	dg->ah = rvt_get_swqe_ah_attr(wqe);
+	memset(dg, 0, sizeof(*dg));
 	dg->sport = rvtsw_qp_port(sqp);
+	dg->type = sqp->ibqp.qp_type == IB_QPT_GSI ? IB_QPT_UD :
+						     sqp->ibqp.qp_type;
+	dg->src_qpn = sqp->ibqp.qp_num;
+	dg->slid = dg->sport->lid;
+	dg->dlid = rdma_ah_get_dlid(ah);
+	dg->dqpn = rvt_get_swqe_remote_qpn(wqe);
+	dg->sl = rdma_ah_get_sl(ah);
 	/* A Q_Key with the high bit set means "use the QP's" (IBTA 10.2.5). */
 	dg->qkey = (qkey & BIT(31)) ? sqp->qkey : qkey;
 	/* GSI picks the P_Key per request; other QPs have theirs. */
 	pkey_index = sqp->ibqp.qp_type == IB_QPT_GSI ?
 		     rvt_get_swqe_pkey_index(wqe) : sqp->s_pkey_index;
 	dg->pkey = rvt_get_pkey(rdi, sqp->port_num - 1, pkey_index);
-	if (rvtsw_dg_has_grh(dg))
-		rvtsw_dg_make_grh(dg);
-	dg->words = rvtsw_dg_words(dg, rvtsw_dg_has_grh(dg));
+	dg->wqe = wqe;
+	dg->length = wqe->length;
+	dg->solicited = wqe->wr.send_flags & IB_SEND_SOLICITED;
+	if (wqe->wr.opcode == IB_WR_SEND_WITH_IMM) {
+		dg->has_imm = true;
+		dg->imm = wqe->wr.ex.imm_data;
+	}
+	dg->has_grh = rdma_ah_get_ah_flags(ah) & IB_AH_GRH;
+	if (dg->has_grh)
+		rvtsw_dg_make_grh(dg, ah);
+	dg->words = rvtsw_dg_words(dg);
+}
+
+/*
+ * The datagram the switch sends an HCA's QP0: an SMP it forwards or
+ * answers, in @smp, from @slid (the permissive LID on a directed route).
+ */
+static void rvtsw_dg_init_smp(struct rvtsw_datagram *dg,
+			      const struct ib_smp *smp, u16 slid, u16 dlid)
+{
+	memset(dg, 0, sizeof(*dg));
+	dg->type = IB_QPT_SMI;
+	dg->slid = slid;
+	dg->dlid = dlid;
+	dg->pkey = IB_DEFAULT_PKEY_FULL;
+	dg->buf = smp;
+	dg->length = sizeof(*smp);
+	dg->words = rvtsw_dg_words(dg);
+}
+
+/* Copy a request's payload, exactly @len bytes of it, to @buf. */
+static void rvtsw_dg_copy_out(const struct rvtsw_datagram *dg, void *buf,
+			      u32 len)
+{
+	struct rvt_swqe *wqe = dg->wqe;
+	struct rvt_sge_state src = {
+		.sge = wqe->sg_list[0],
+		.sg_list = wqe->sg_list + 1,
+		.num_sge = wqe->wr.num_sge,
+	};
+
+	while (len) {
+		u32 n = rvt_get_sge_length(&src.sge, len);
+
+		if (!n)
+			break;
+		memcpy(buf, src.sge.vaddr, n);
+		rvt_update_sge(&src, n, false);
+		buf += n;
+		len -= n;
+	}
 }
 
 /* @dg arrived at @dport over its link. */
@@ -169,16 +246,15 @@ static void rvtsw_count_outcome(struct rvtsw_port *port,
 	spin_unlock_irqrestore(&port->rvp.lock, flags);
 }
 
-/* Can @dqp take a datagram from @sqp at all? GSI QPs are UD QPs here. */
-static bool rvtsw_ud_types_match(struct rvt_qp *sqp, struct rvt_qp *dqp)
+/* Can @dqp take a datagram of @dg's type at all? GSI is UD here. */
+static bool rvtsw_ud_types_match(const struct rvtsw_datagram *dg,
+				 struct rvt_qp *dqp)
 {
-	enum ib_qp_type stype = sqp->ibqp.qp_type, dtype = dqp->ibqp.qp_type;
+	enum ib_qp_type dtype = dqp->ibqp.qp_type;
 
-	if (stype == IB_QPT_GSI)
-		stype = IB_QPT_UD;
 	if (dtype == IB_QPT_GSI)
 		dtype = IB_QPT_UD;
-	return stype == dtype;
+	return dg->type == dtype;
 }
 
 /*
@@ -193,7 +269,7 @@ static bool rvtsw_ud_accept(const struct rvtsw_datagram *dg,
 	int index;
 
 	if (dqp->port_num != dport->port_num ||
-	    !rvtsw_ud_types_match(dg->sqp, dqp) ||
+	    !rvtsw_ud_types_match(dg, dqp) ||
 	    !(ib_rvt_state_ops[dqp->state] & RVT_PROCESS_RECV_OK)) {
 		*why = RVTSW_CNT_DROP_NO_QP;
 		return false;
@@ -243,17 +319,26 @@ static bool rvtsw_ud_take_rwqe(struct rvt_qp *dqp, u32 byte_len,
 	return true;
 }
 
-/* Copy the request's payload into @dqp's current receive WQE. */
-static void rvtsw_ud_copy_payload(struct rvt_qp *dqp, struct rvt_swqe *wqe)
+/* Copy the datagram's payload into @dqp's current receive WQE. */
+static void rvtsw_ud_copy_payload(struct rvt_qp *dqp,
+				  const struct rvtsw_datagram *dg)
 	__must_hold(&dqp->r_lock)
 {
+	struct rvt_swqe *wqe = dg->wqe;
+	struct rvt_sge_state src;
+	u32 left = dg->length;
+
+	if (!wqe) {
+		rvt_copy_sge(dqp, &dqp->r_sge, (void *)dg->buf, left, true,
+			     false);
+		return;
+	}
 	/* A private cursor: several receivers may read the same request. */
-	struct rvt_sge_state src = {
+	src = (struct rvt_sge_state) {
 		.sge = wqe->sg_list[0],
 		.sg_list = wqe->sg_list + 1,
 		.num_sge = wqe->wr.num_sge,
 	};
-	u32 left = wqe->length;
 
 	while (left) {
 		u32 len = rvt_get_sge_length(&src.sge, left);
@@ -275,20 +360,20 @@ static void rvtsw_ud_place(const struct rvtsw_datagram *dg,
 			   struct rvt_qp *dqp, struct ib_wc *wc)
 	__must_hold(&dqp->r_lock)
 {
-	if (rvtsw_dg_has_grh(dg)) {
+	if (dg->has_grh) {
 		rvt_copy_sge(dqp, &dqp->r_sge, (void *)&dg->grh,
 			     sizeof(dg->grh), true, false);
 		wc->wc_flags |= IB_WC_GRH;
 	} else {
 		rvt_skip_sge(&dqp->r_sge, sizeof(struct ib_grh), true);
 	}
-	rvtsw_ud_copy_payload(dqp, dg->wqe);
+	rvtsw_ud_copy_payload(dqp, dg);
 	rvt_put_ss(&dqp->r_sge);
 
 	if (!test_and_clear_bit(RVT_R_WRID_VALID, &dqp->r_aflags))
 		return;
 	wc->wr_id = dqp->r_wr_id;
-	rvt_recv_cq(dqp, wc, dg->wqe->wr.send_flags & IB_SEND_SOLICITED);
+	rvt_recv_cq(dqp, wc, dg->solicited);
 }
 
 /* The receive completion @dg gives @dqp on @dport, before placement. */
@@ -297,23 +382,20 @@ static void rvtsw_ud_init_wc(struct ib_wc *wc,
 			     struct rvtsw_port *dport, struct rvt_qp *dqp,
 			     u16 pkey_index)
 {
-	const struct ib_send_wr *wr = &dg->wqe->wr;
-
 	memset(wc, 0, sizeof(*wc));
 	wc->status = IB_WC_SUCCESS;
 	wc->opcode = IB_WC_RECV;
 	wc->qp = &dqp->ibqp;
-	wc->byte_len = dg->wqe->length + sizeof(struct ib_grh);
-	if (wr->opcode == IB_WR_SEND_WITH_IMM) {
+	wc->byte_len = dg->length + sizeof(struct ib_grh);
+	if (dg->has_imm) {
 		wc->wc_flags = IB_WC_WITH_IMM;
-		wc->ex.imm_data = wr->ex.imm_data;
+		wc->ex.imm_data = dg->imm;
 	}
-	wc->src_qp = dg->sqp->ibqp.qp_num;
+	wc->src_qp = dg->src_qpn;
 	wc->pkey_index = pkey_index;
-	wc->slid = dg->sport->lid;
-	wc->sl = rdma_ah_get_sl(dg->ah);
-	wc->dlid_path_bits = rdma_ah_get_dlid(dg->ah) &
-			     ((1U << RVTSW_LMC) - 1);
+	wc->slid = dg->slid;
+	wc->sl = dg->sl;
+	wc->dlid_path_bits = dg->dlid & ((1U << RVTSW_LMC) - 1);
 	wc->port_num = dport->port_num;
 }
 
@@ -337,19 +419,39 @@ static void rvtsw_ud_receive(const struct rvtsw_datagram *dg,
 	rvtsw_count_outcome(dport, outcome);
 }
 
-static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg, u16 dlid)
+/*
+ * Can @dport take @dg at all? Its link must be up, and ACTIVE for all but
+ * subnet management; the DLID must be its own, or the permissive LID of
+ * a directed-route SMP.
+ */
+static bool rvtsw_ud_port_accepts(const struct rvtsw_datagram *dg,
+				  struct rvtsw_port *dport)
+{
+	if (dg->type == IB_QPT_SMI)
+		return rvtsw_port_link_up(dport) &&
+		       (dg->dlid == be16_to_cpu(IB_LID_PERMISSIVE) ||
+			rvtsw_port_owns_lid(dport, dg->dlid));
+	return READ_ONCE(dport->state) == IB_PORT_ACTIVE &&
+	       rvtsw_port_owns_lid(dport, dg->dlid);
+}
+
+/* @dg reaches @dport (or nothing): hand it to the QP it names. */
+static void rvtsw_ud_to_port(const struct rvtsw_datagram *dg,
+			     struct rvtsw_port *dport)
 	__must_hold(RCU)
 {
-	struct rvtsw_port *dport = rvtsw_fabric_port(dlid);
 	struct rvt_qp *dqp;
 
-	if (!dport || READ_ONCE(dport->state) != IB_PORT_ACTIVE) {
+	if (!dport) {
 		rvtsw_count(dg->sport, RVTSW_CNT_DROP_UNKNOWN_LID);
 		return;
 	}
 	rvtsw_dg_arrived(dg, dport, false);
-	dqp = rvt_lookup_qpn(&dport->dev->rdi, &dport->rvp,
-			     rvt_get_swqe_remote_qpn(dg->wqe));
+	if (!rvtsw_ud_port_accepts(dg, dport)) {
+		rvtsw_count(dport, RVTSW_CNT_DROP_UNKNOWN_LID);
+		return;
+	}
+	dqp = rvt_lookup_qpn(&dport->dev->rdi, &dport->rvp, dg->dqpn);
 	if (!dqp) {
 		rvtsw_count(dport, RVTSW_CNT_DROP_NO_QP);
 		return;
@@ -357,20 +459,92 @@ static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg, u16 dlid)
 	rvtsw_ud_receive(dg, dport, dqp);
 }
 
+/* Is @dg a whole SMP, a QP0 datagram of the size every SMP has? */
+static bool rvtsw_dg_is_smp(const struct rvtsw_datagram *dg)
+{
+	return dg->type == IB_QPT_SMI && !dg->dqpn &&
+	       dg->length == sizeof(struct ib_smp);
+}
+
+/*
+ * A directed-route SMP leaves its port for the switch, which moves it on
+ * a hop (or answers it) and sends it out of the port the path says.
+ */
+static void rvtsw_ud_dr_smp(const struct rvtsw_datagram *dg)
+	__must_hold(RCU)
+{
+	struct rvtsw_switch *sw = rvtsw_switch();
+	struct rvtsw_datagram out;
+	struct ib_smp smp;
+	u8 port;
+
+	if (!rvtsw_dg_is_smp(dg)) {
+		rvtsw_count(dg->sport, RVTSW_CNT_DROP_UNKNOWN_LID);
+		return;
+	}
+	rvtsw_dg_copy_out(dg, &smp, sizeof(smp));
+	port = rvtsw_switch_dr_smp(sw, &smp, dg->sport->sw_port);
+	rvtsw_dg_init_smp(&out, &smp, be16_to_cpu(IB_LID_PERMISSIVE),
+			  be16_to_cpu(IB_LID_PERMISSIVE));
+	out.sport = dg->sport;
+	rvtsw_ud_to_port(&out, rvtsw_switch_link(sw, port));
+}
+
+/*
+ * A LID-routed SMP to the switch's own LID: its SMA answers it, to the
+ * request's SLID, by the switch's LFT.
+ */
+static void rvtsw_ud_to_switch(const struct rvtsw_datagram *dg)
+	__must_hold(RCU)
+{
+	struct rvtsw_switch *sw = rvtsw_switch();
+	struct rvtsw_datagram out;
+	struct ib_smp smp;
+
+	if (!rvtsw_dg_is_smp(dg)) {
+		rvtsw_count(dg->sport, RVTSW_CNT_DROP_NO_QP);
+		return;
+	}
+	rvtsw_dg_copy_out(dg, &smp, sizeof(smp));
+	if (!rvtsw_switch_lr_smp(sw, &smp, dg->sport->sw_port)) {
+		rvtsw_count(dg->sport, RVTSW_CNT_DROP_NO_QP);
+		return;
+	}
+	rvtsw_dg_init_smp(&out, &smp, sw->lid, dg->slid);
+	out.sport = dg->sport;
+	rvtsw_ud_to_port(&out, rvtsw_switch_link(sw, rvtsw_switch_lft(sw, dg->slid)));
+}
+
+static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg)
+	__must_hold(RCU)
+{
+	struct rvtsw_switch *sw = rvtsw_switch();
+
+	if (!rvtsw_port_owns_lid(dg->sport, dg->dlid) &&
+	    !rvtsw_switch_lft(sw, dg->dlid)) {
+		rvtsw_ud_to_switch(dg);
+		return;
+	}
+	rvtsw_ud_to_port(dg, rvtsw_switch_route(sw, dg->sport, dg->dlid));
+}
+
 /*
  * Deliver @dg to every QP attached to its group on @dport. Return: false
  * if the port has no such group.
  */
 static bool rvtsw_ud_to_group(const struct rvtsw_datagram *dg,
-			      struct rvtsw_port *dport, u16 mlid)
+			      struct rvtsw_port *dport)
 	__must_hold(RCU)
 {
-	union ib_gid mgid = rdma_ah_read_grh(dg->ah)->dgid;
+	/* A copy: rdmavt's lookup takes no const MGID. */
+	union ib_gid mgid = dg->grh.dgid;
 	struct rvt_mcast_qp *member;
 	struct rvt_mcast *mcast;
 
+	if (READ_ONCE(dport->state) != IB_PORT_ACTIVE)
+		return false;
 	/* The reference keeps the group's members attached meanwhile. */
-	mcast = rvt_mcast_find(&dport->rvp, &mgid, mlid);
+	mcast = rvt_mcast_find(&dport->rvp, &mgid, dg->dlid);
 	if (!mcast)
 		return false;
 	rvtsw_dg_arrived(dg, dport, true);
@@ -382,20 +556,30 @@ static bool rvtsw_ud_to_group(const struct rvtsw_datagram *dg,
 	return true;
 }
 
-/* A multicast datagram reaches the group's members on every port. */
-static void rvtsw_ud_multicast(const struct rvtsw_datagram *dg, u16 mlid)
+/*
+ * A multicast datagram reaches the group's members on the sending port,
+ * and through the switch on every other port its MFT entry names.
+ */
+static void rvtsw_ud_multicast(const struct rvtsw_datagram *dg)
 	__must_hold(RCU)
 {
-	struct rvtsw_port *dport = NULL;
-	bool delivered = false;
+	struct rvtsw_switch *sw = rvtsw_switch();
+	bool delivered;
+	unsigned int port;
 
 	rvtsw_count(dg->sport, RVTSW_CNT_TX_MCAST);
 	/* rvtsw_check_ah() lets no multicast AH without a GRH through. */
-	if (!rvtsw_dg_has_grh(dg))
+	if (!dg->has_grh)
 		goto unknown;
-	while ((dport = rvtsw_fabric_next_port(dport))) {
-		if (READ_ONCE(dport->state) == IB_PORT_ACTIVE &&
-		    rvtsw_ud_to_group(dg, dport, mlid))
+	delivered = rvtsw_ud_to_group(dg, dg->sport);
+	for (port = 1; port <= sw->nports; port++) {
+		struct rvtsw_port *dport;
+
+		if (port == dg->sport->sw_port ||
+		    !rvtsw_switch_mft_has(sw, dg->dlid, port))
+			continue;
+		dport = rvtsw_switch_link(sw, port);
+		if (dport && rvtsw_ud_to_group(dg, dport))
 			delivered = true;
 	}
 	if (delivered)
@@ -421,18 +605,18 @@ static bool rvtsw_lid_is_multicast(u16 lid)
 enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe)
 {
 	struct rvtsw_datagram dg;
-	u16 dlid;
 
 	rvtsw_dg_init(&dg, sqp, wqe);
-	dlid = rdma_ah_get_dlid(dg.ah);
 	rvtsw_count(dg.sport, RVTSW_CNT_TX);
 	rvtsw_count_n(dg.sport, RVTSW_CNT_TX_WORDS, dg.words);
 
 	rcu_read_lock();
-	if (rvtsw_lid_is_multicast(dlid))
-		rvtsw_ud_multicast(&dg, dlid);
+	if (dg.dlid == be16_to_cpu(IB_LID_PERMISSIVE))
+		rvtsw_ud_dr_smp(&dg);
+	else if (rvtsw_lid_is_multicast(dg.dlid))
+		rvtsw_ud_multicast(&dg);
 	else
-		rvtsw_ud_unicast(&dg, dlid);
+		rvtsw_ud_unicast(&dg);
 	rcu_read_unlock();
 	return IB_WC_SUCCESS;
 }

@@ -47,6 +47,8 @@ PACKAGES=(
 	rdma-core ibverbs-utils ibverbs-providers perftest python3-pyverbs
 	libibverbs-dev
 	infiniband-diags # smpquery, perfquery: rvtsw's SMA and PMA (76-sma)
+	opensm rdmacm-utils # the managed fabric: the SM, rping and friends
+	libibmad-dev libibumad-dev # the tests' own SMPs (progs/smp_table.c)
 	iproute2
 	sparse
 	shellcheck

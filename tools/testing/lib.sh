@@ -370,3 +370,48 @@ wait_for() {
 		sleep 0.1
 	done
 }
+
+# ---- what infiniband-diags print (76-sma, 77-switch) ----
+# SYS is the sysfs class directory of the IB devices.
+SYS=/sys/class/infiniband
+
+# field NAME: the value smpquery or perfquery prints for NAME, from stdin.
+field() {
+	sed -n "s/^$1:\.*//p" | head -n 1
+}
+
+# expect WHAT GOT WANT: say what differs, and fail, if GOT is not WANT.
+expect() {
+	if [[ $2 != "$3" ]]; then
+		echo "$1: got '$2', want '$3'"
+		return 1
+	fi
+}
+
+# expect_fields OUTPUT NAME=VALUE...: each field of OUTPUT as given.
+expect_fields() {
+	local out=$1 pair rc=0
+	shift
+	for pair in "$@"; do
+		expect "${pair%%=*}" "$(field "${pair%%=*}" <<<"$out")" \
+			"${pair#*=}" || rc=1
+	done
+	return "$rc"
+}
+
+# sysfs_guid FILE: a GUID as sysfs writes it, as the diags print it.
+sysfs_guid() {
+	echo "0x$(tr -d ':' <"$1")"
+}
+
+# port_guid CA PORT: the port's GUID, the interface ID of its GID 0.
+port_guid() {
+	local gid
+	gid=$(<"$SYS/$1/ports/$2/gids/0")
+	echo "0x$(cut -d: -f5- <<<"$gid" | tr -d ':')"
+}
+
+# sysfs_lid CA PORT: the port's LID, in decimal.
+sysfs_lid() {
+	echo $(($(<"$SYS/$1/ports/$2/lid")))
+}

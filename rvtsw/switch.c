@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * The virtual switch: every port of every rvtsw device is linked to one
+ * of its external ports, and everything that leaves a port for another
+ * one crosses it, forwarded by its tables as an IB switch forwards
+ * (IBTA vol. 1, 18.2.4): a unicast DLID by the LinearForwardingTable, a
+ * multicast DLID by the MulticastForwardingTable. A wrong entry really
+ * sends a packet to the wrong port, or nowhere.
+ *
+ * Its ports: 0 is the switch's own (base port 0, where its SMA lives and
+ * its LID belongs); port N + 1 links HCA port N + 1 of the numbering
+ * rvtsw_init_port() gives every port of every device (device U, port P
+ * of a device with K ports: U * K + P), so the switch has exactly as many
+ * external ports as there are HCA ports.
+ *
+ * The switch is built once, at module init, with the tables a subnet
+ * manager would have programmed for the LIDs rvtsw gives its ports: each
+ * LID to its port, every multicast LID to every port. Its SMA
+ * (switch_sma.c) reads and writes the same tables.
+ *
+ * Locking: the tables are read on every packet without a lock, one
+ * entry at a time (READ_ONCE), and written under @lock (WRITE_ONCE), so a
+ * packet sees an entry either before or after a change, never a torn
+ * one. The links are RCU pointers, written only at module init and exit.
+ */
+#include <linux/vmalloc.h>
+#include "rvtsw.h"
+
+/* The switch, for as long as the module lives; NULL before and after. */
+static struct rvtsw_switch *rvtsw_sw;
+
+/**
+ * rvtsw_switch - the virtual switch
+ *
+ * Context: any, between rvtsw_switch_init() and rvtsw_switch_exit().
+ * Return: the switch.
+ */
+struct rvtsw_switch *rvtsw_switch(void)
+{
+	return rvtsw_sw;
+}
+
+/* A subnet manager's view of a fresh fabric: LID N on port N. */
+static void rvtsw_switch_program(struct rvtsw_switch *sw)
+{
+	unsigned int lid, pos;
+
+	memset(sw->lft, RVTSW_SW_NO_PORT, sizeof(sw->lft));
+	for (lid = 1; lid <= sw->nports; lid++)
+		sw->lft[lid] = lid;
+	sw->lft[sw->lid] = 0;
+	sw->lft_top = sw->lid;
+	/* Flood: every multicast LID to every external port. */
+	for (pos = 0; pos < RVTSW_MFT_POSITIONS; pos++) {
+		u16 mask = rvtsw_switch_port_mask(sw, pos);
+		unsigned int i;
+
+		for (i = 0; i < RVTSW_MFT_CAP; i++)
+			sw->mft[pos][i] = mask;
+	}
+	sw->mft_top = RVTSW_MLID_BASE + RVTSW_MFT_CAP - 1;
+}
+
+/**
+ * rvtsw_switch_port_mask - the external ports in one MFT position
+ * @sw: the switch
+ * @pos: the position: ports 16 * @pos to 16 * @pos + 15
+ *
+ * Context: any.
+ * Return: a bit for each of those ports that exists, port 0 excluded.
+ */
+u16 rvtsw_switch_port_mask(const struct rvtsw_switch *sw, unsigned int pos)
+{
+	u16 mask = 0;
+	unsigned int bit;
+
+	for (bit = 0; bit < RVTSW_MFT_PORTS_PER_POS; bit++) {
+		unsigned int port = pos * RVTSW_MFT_PORTS_PER_POS + bit;
+
+		if (port && port <= sw->nports)
+			mask |= BIT(bit);
+	}
+	return mask;
+}
+
+/**
+ * rvtsw_switch_init - build the switch
+ * @nports: its external ports, one per HCA port
+ * @guid: its node GUID
+ *
+ * Context: module init.
+ * Return: 0, or -ENOMEM.
+ */
+int rvtsw_switch_init(unsigned int nports, u64 guid)
+{
+	struct rvtsw_switch *sw;
+
+	sw = vzalloc(sizeof(*sw));
+	if (!sw)
+		return -ENOMEM;
+	spin_lock_init(&sw->lock);
+	sw->nports = nports;
+	sw->guid = cpu_to_be64(guid);
+	/* The first LID after the HCAs'. */
+	sw->lid = nports + 1;
+	snprintf(sw->node_desc, sizeof(sw->node_desc),
+		 "rvtsw virtual switch");
+	rvtsw_switch_program(sw);
+	rvtsw_sw = sw;
+	return 0;
+}
+
+/**
+ * rvtsw_switch_exit - take the switch down
+ *
+ * Context: module exit, after every device has been detached.
+ */
+void rvtsw_switch_exit(void)
+{
+	vfree(rvtsw_sw);
+	rvtsw_sw = NULL;
+}
+
+/**
+ * rvtsw_switch_attach - link a registered device's ports to the switch
+ * @dev: the device
+ *
+ * Context: module init.
+ */
+void rvtsw_switch_attach(struct rvtsw_dev *dev)
+{
+	struct rvtsw_switch *sw = rvtsw_sw;
+	u32 i;
+
+	for (i = 0; i < dev->rdi.dparms.nports; i++) {
+		struct rvtsw_port *port = &dev->ports[i];
+
+		rcu_assign_pointer(sw->link[port->sw_port], port);
+	}
+}
+
+/**
+ * rvtsw_switch_detach - unlink a device's ports
+ * @dev: the device, still registered
+ *
+ * Returns once no sender is delivering to the device's ports any more.
+ *
+ * Context: process context; sleeps.
+ */
+void rvtsw_switch_detach(struct rvtsw_dev *dev)
+{
+	struct rvtsw_switch *sw = rvtsw_sw;
+	u32 i;
+
+	if (!sw)
+		return;
+	for (i = 0; i < dev->rdi.dparms.nports; i++)
+		RCU_INIT_POINTER(sw->link[dev->ports[i].sw_port], NULL);
+	synchronize_rcu();
+}
+
+/**
+ * rvtsw_switch_link - the HCA port at the other end of an external port
+ * @sw: the switch
+ * @port: the switch's port number
+ *
+ * Context: RCU read side; the port stays valid until it ends.
+ * Return: the HCA port, or NULL for port 0, a port the switch does not
+ * have, or one whose device is not attached.
+ */
+struct rvtsw_port *rvtsw_switch_link(struct rvtsw_switch *sw, unsigned int port)
+	__must_hold(RCU)
+{
+	if (!port || port > sw->nports)
+		return NULL;
+	return rcu_dereference(sw->link[port]);
+}
+
+/**
+ * rvtsw_switch_lft - where the switch forwards a unicast LID
+ * @sw: the switch
+ * @lid: the DLID
+ *
+ * Context: any.
+ * Return: the output port (0 is the switch itself), or RVTSW_SW_NO_PORT
+ * if the table has none for @lid.
+ */
+u8 rvtsw_switch_lft(struct rvtsw_switch *sw, u16 lid)
+{
+	/* Entries above LinearFDBTop are not valid (IBTA 14.2.5.4). */
+	if (lid >= RVTSW_LFT_CAP || lid > READ_ONCE(sw->lft_top))
+		return RVTSW_SW_NO_PORT;
+	return READ_ONCE(sw->lft[lid]);
+}
+
+/**
+ * rvtsw_switch_mft_has - does the switch forward a multicast LID to a port?
+ * @sw: the switch
+ * @mlid: the multicast DLID
+ * @port: the output port
+ *
+ * Context: any.
+ * Return: true if the MFT entry of @mlid has @port.
+ */
+bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid, unsigned int port)
+{
+	unsigned int index = mlid - RVTSW_MLID_BASE;
+	unsigned int pos = port / RVTSW_MFT_PORTS_PER_POS;
+
+	if (mlid < RVTSW_MLID_BASE || index >= RVTSW_MFT_CAP ||
+	    pos >= RVTSW_MFT_POSITIONS)
+		return false;
+	return READ_ONCE(sw->mft[pos][index]) &
+	       BIT(port % RVTSW_MFT_PORTS_PER_POS);
+}
+
+/**
+ * rvtsw_switch_route - the port a unicast packet reaches
+ * @sw: the switch
+ * @sport: the port that sends it
+ * @dlid: its DLID
+ *
+ * A packet to one of the sending port's own LIDs never leaves the HCA,
+ * as a real HCA loops it back; any other crosses the switch, which sends
+ * it where its LFT says. The port it reaches may not own @dlid (a wrong
+ * entry): that port then drops it.
+ *
+ * Context: RCU read side; the port stays valid until it ends.
+ * Return: the port, or NULL if the packet reaches none (no entry, the
+ * switch's own port 0, or a port with nothing linked).
+ */
+struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
+				      struct rvtsw_port *sport, u16 dlid)
+	__must_hold(RCU)
+{
+	if (rvtsw_port_owns_lid(sport, dlid))
+		return sport;
+	return rvtsw_switch_link(sw, rvtsw_switch_lft(sw, dlid));
+}
