@@ -214,9 +214,10 @@ static bool rvtsw_reaches_own_device(struct rvt_qp *qp)
 	struct rvtsw_port *sport = rvtsw_qp_port(qp), *dport;
 	u16 dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);
 	bool own;
+	u8 out;
 
 	rcu_read_lock();
-	dport = rvtsw_switch_route(rvtsw_switch(), sport, dlid);
+	dport = rvtsw_switch_route(rvtsw_switch(), sport, dlid, &out);
 	own = dport && dport->dev == sport->dev &&
 	      rvtsw_port_owns_lid(dport, dlid);
 	rcu_read_unlock();

@@ -238,7 +238,8 @@ bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid,
 			  unsigned int port);
 u16 rvtsw_switch_port_mask(const struct rvtsw_switch *sw, unsigned int pos);
 struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
-				      struct rvtsw_port *sport, u16 dlid);
+				      struct rvtsw_port *sport, u16 dlid,
+				      u8 *out);
 
 /* switch_sma.c */
 u8 rvtsw_switch_dr_smp(struct rvtsw_switch *sw, struct ib_smp *smp, u8 in);

@@ -219,6 +219,8 @@ bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid, unsigned int port)
  * @sw: the switch
  * @sport: the port that sends it
  * @dlid: its DLID
+ * @out: where the switch port the LFT names goes (0: the switch itself;
+ *	 RVTSW_SW_NO_PORT: none, or the packet never left the HCA)
  *
  * A packet to one of the sending port's own LIDs never leaves the HCA,
  * as a real HCA loops it back; any other crosses the switch, which sends
@@ -230,10 +232,13 @@ bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid, unsigned int port)
  * switch's own port 0, or a port with nothing linked).
  */
 struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
-				      struct rvtsw_port *sport, u16 dlid)
+				      struct rvtsw_port *sport, u16 dlid,
+				      u8 *out)
 	__must_hold(RCU)
 {
+	*out = RVTSW_SW_NO_PORT;
 	if (rvtsw_port_owns_lid(sport, dlid))
 		return sport;
-	return rvtsw_switch_link(sw, rvtsw_switch_lft(sw, dlid));
+	*out = rvtsw_switch_lft(sw, dlid);
+	return rvtsw_switch_link(sw, *out);
 }

@@ -142,11 +142,14 @@ static void rvtsw_dg_init(struct rvtsw_datagram *dg, struct rvt_qp *sqp,
 /*
  * The datagram the switch sends an HCA's QP0: an SMP it forwards or
  * answers, in @smp, from @slid (the permissive LID on a directed route).
+ * @sport, the port the request came from, counts it if it is dropped.
  */
 static void rvtsw_dg_init_smp(struct rvtsw_datagram *dg,
+			      struct rvtsw_port *sport,
 			      const struct ib_smp *smp, u16 slid, u16 dlid)
 {
 	memset(dg, 0, sizeof(*dg));
+	dg->sport = sport;
 	dg->type = IB_QPT_SMI;
 	dg->slid = slid;
 	dg->dlid = dlid;
@@ -156,16 +159,24 @@ static void rvtsw_dg_init_smp(struct rvtsw_datagram *dg,
 	dg->words = rvtsw_dg_words(dg);
 }
 
-/* Copy a request's payload, exactly @len bytes of it, to @buf. */
-static void rvtsw_dg_copy_out(const struct rvtsw_datagram *dg, void *buf,
-			      u32 len)
+/*
+ * A private cursor over a request's SGEs: several receivers may read the
+ * same request, and the request's own state stays the sender's.
+ */
+static struct rvt_sge_state rvtsw_wqe_cursor(struct rvt_swqe *wqe)
 {
-	struct rvt_swqe *wqe = dg->wqe;
-	struct rvt_sge_state src = {
+	return (struct rvt_sge_state) {
 		.sge = wqe->sg_list[0],
 		.sg_list = wqe->sg_list + 1,
 		.num_sge = wqe->wr.num_sge,
 	};
+}
+
+/* Copy a request's payload, exactly @len bytes of it, to @buf. */
+static void rvtsw_dg_copy_out(const struct rvtsw_datagram *dg, void *buf,
+			      u32 len)
+{
+	struct rvt_sge_state src = rvtsw_wqe_cursor(dg->wqe);
 
 	while (len) {
 		u32 n = rvt_get_sge_length(&src.sge, len);
@@ -324,21 +335,15 @@ static void rvtsw_ud_copy_payload(struct rvt_qp *dqp,
 				  const struct rvtsw_datagram *dg)
 	__must_hold(&dqp->r_lock)
 {
-	struct rvt_swqe *wqe = dg->wqe;
 	struct rvt_sge_state src;
 	u32 left = dg->length;
 
-	if (!wqe) {
+	if (!dg->wqe) {
 		rvt_copy_sge(dqp, &dqp->r_sge, (void *)dg->buf, left, true,
 			     false);
 		return;
 	}
-	/* A private cursor: several receivers may read the same request. */
-	src = (struct rvt_sge_state) {
-		.sge = wqe->sg_list[0],
-		.sg_list = wqe->sg_list + 1,
-		.num_sge = wqe->wr.num_sge,
-	};
+	src = rvtsw_wqe_cursor(dg->wqe);
 
 	while (left) {
 		u32 len = rvt_get_sge_length(&src.sge, left);
@@ -484,9 +489,9 @@ static void rvtsw_ud_dr_smp(const struct rvtsw_datagram *dg)
 	}
 	rvtsw_dg_copy_out(dg, &smp, sizeof(smp));
 	port = rvtsw_switch_dr_smp(sw, &smp, dg->sport->sw_port);
-	rvtsw_dg_init_smp(&out, &smp, be16_to_cpu(IB_LID_PERMISSIVE),
+	rvtsw_dg_init_smp(&out, dg->sport, &smp,
+			  be16_to_cpu(IB_LID_PERMISSIVE),
 			  be16_to_cpu(IB_LID_PERMISSIVE));
-	out.sport = dg->sport;
 	rvtsw_ud_to_port(&out, rvtsw_switch_link(sw, port));
 }
 
@@ -510,22 +515,22 @@ static void rvtsw_ud_to_switch(const struct rvtsw_datagram *dg)
 		rvtsw_count(dg->sport, RVTSW_CNT_DROP_NO_QP);
 		return;
 	}
-	rvtsw_dg_init_smp(&out, &smp, sw->lid, dg->slid);
-	out.sport = dg->sport;
-	rvtsw_ud_to_port(&out, rvtsw_switch_link(sw, rvtsw_switch_lft(sw, dg->slid)));
+	rvtsw_dg_init_smp(&out, dg->sport, &smp, sw->lid, dg->slid);
+	rvtsw_ud_to_port(&out, rvtsw_switch_link(sw,
+						 rvtsw_switch_lft(sw, dg->slid)));
 }
 
 static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg)
 	__must_hold(RCU)
 {
-	struct rvtsw_switch *sw = rvtsw_switch();
+	struct rvtsw_port *dport;
+	u8 out;
 
-	if (!rvtsw_port_owns_lid(dg->sport, dg->dlid) &&
-	    !rvtsw_switch_lft(sw, dg->dlid)) {
+	dport = rvtsw_switch_route(rvtsw_switch(), dg->sport, dg->dlid, &out);
+	if (!dport && !out)
 		rvtsw_ud_to_switch(dg);
-		return;
-	}
-	rvtsw_ud_to_port(dg, rvtsw_switch_route(sw, dg->sport, dg->dlid));
+	else
+		rvtsw_ud_to_port(dg, dport);
 }
 
 /*
