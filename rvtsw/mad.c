@@ -45,15 +45,13 @@ static bool rvtsw_mad_is_ours(const struct ib_mad_hdr *hdr)
 	       hdr->mgmt_class == IB_MGMT_CLASS_PERF_MGMT;
 }
 
-/* An SMP for the SMA: Get answers it; Set is not supported yet. */
+/* An SMP for the SMA (sma.c answers Gets, sma_set.c carries out Sets). */
 static bool rvtsw_mad_smp(struct rvtsw_dev *dev, u32 port_num,
 			  struct ib_smp *smp, __be16 *status)
 {
-	if (!rvtsw_sma_get(dev, port_num, smp, status))
-		return false;
-	if (smp->method == IB_MGMT_METHOD_SET && !*status)
-		*status = cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
-	return true;
+	if (smp->method == IB_MGMT_METHOD_SET)
+		return rvtsw_sma_set(dev, port_num, smp, status);
+	return rvtsw_sma_get(dev, port_num, smp, status);
 }
 
 static bool rvtsw_mad_pma(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,
@@ -87,7 +85,7 @@ void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status)
 /**
  * rvtsw_process_mad - answer a MAD addressed to the HCA's own agents
  * @ibdev: the IB device
- * @mad_flags: IB_MAD_IGNORE_* flags; rvtsw keeps no M_Key, so none matter
+ * @mad_flags: IB_MAD_IGNORE_* flags; rvtsw enforces no M_Key, so none matter
  * @port_num: the port the MAD arrived on, or that sysfs asks about
  * @in_wc: the MAD's receive completion, or NULL (sysfs, local SMPs)
  * @in_grh: its GRH, or NULL; unused

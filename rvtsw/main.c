@@ -74,6 +74,11 @@ module_param(smi, bool, 0444);
 MODULE_PARM_DESC(smi,
 		 "Ports have a subnet management interface, QP0, which the MAD layer then holds (default Y)");
 
+static bool managed;
+module_param(managed, bool, 0444);
+MODULE_PARM_DESC(managed,
+		 "A subnet manager (OpenSM) brings the fabric up: ports start in INIT with LID 0, the switch unprogrammed (default N: ports ACTIVE, LIDs fixed)");
+
 static char *parent;
 module_param(parent, charp, 0444);
 MODULE_PARM_DESC(parent,
@@ -259,7 +264,7 @@ static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
 	rvtsw_set_params(dev);
 	rvtsw_set_callbacks(dev);
 	for (i = 0; i < ports; i++) {
-		if (rvtsw_init_port(dev, i, extra_pkey)) {
+		if (rvtsw_init_port(dev, i, extra_pkey, managed)) {
 			rvtsw_free(dev);
 			return NULL;
 		}
@@ -357,7 +362,7 @@ static int __init rvtsw_init(void)
 	ret = rvtsw_check_params() ?: rvtsw_find_parent();
 	if (ret)
 		return ret;
-	ret = rvtsw_switch_init(devices * ports, RVTSW_SWITCH_GUID);
+	ret = rvtsw_switch_init(devices * ports, RVTSW_SWITCH_GUID, managed);
 	if (ret) {
 		pci_dev_put(rvtsw_parent);
 		return ret;

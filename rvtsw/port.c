@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * rvtsw ports: always linked, each with its own LID and GUID.
+ * rvtsw ports, each linked to a port of the virtual switch, with its own
+ * GUID.
  *
- * There is no subnet manager: the port's attributes are what a freshly
- * configured subnet would have given it, and they never change except
- * for a shutdown requested through modify_port.
+ * By default no subnet manager is needed: each port starts ACTIVE with
+ * the LID a freshly configured subnet would have given it. In a managed
+ * fabric (module parameter managed) it starts in INIT with LID 0, and
+ * the SM's PortInfo Sets (sma.c) give it its LID and bring it up; the
+ * state machine itself is link.c's.
  */
 #include "rvtsw.h"
 
@@ -20,11 +23,13 @@
  * @index: 0-based port index
  * @pkey2: a second P_Key for the port's table, or 0 for the default
  *	   P_Key alone
+ * @managed: a subnet manager assigns the LID and brings the port up
  *
  * Context: process context, before rvt_register_device().
  * Return: 0, or -ENOMEM.
  */
-int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2)
+int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2,
+		    bool managed)
 {
 	struct rvtsw_port *port = &dev->ports[index];
 	struct rvt_ibport *rvp = &port->rvp;
@@ -47,15 +52,15 @@ int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2)
 
 	port->dev = dev;
 	port->port_num = index + 1;
-	/* LIDs are unique across every rvtsw device so that UD traffic can
-	 * find its destination device and port by LID alone.
-	 */
-	port->lid = dev->unit * nports + index + 1;
-	/* The switch has a port per HCA port, numbered as the LIDs are. */
-	port->sw_port = port->lid;
+	/* The switch has a port per HCA port, numbered across devices. */
+	port->sw_port = dev->unit * nports + index + 1;
+	/* Unmanaged, each port's LID is its switch port's number. */
+	port->lid = managed ? 0 : port->sw_port;
 	port->guid = cpu_to_be64(be64_to_cpu(dev->rdi.ibdev.node_guid) +
 				 index + 1);
-	port->state = IB_PORT_ACTIVE;
+	/* The link trains as the switch attaches it; it will be up. */
+	port->state = managed ? IB_PORT_INIT : IB_PORT_ACTIVE;
+	port->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
 	port->pkeys[0] = IB_DEFAULT_PKEY_FULL;
 	port->pkeys[1] = pkey2;
 
@@ -88,12 +93,10 @@ int rvtsw_query_port_state(struct rvt_dev_info *rdi, u32 port_num,
 			   struct ib_port_attr *props)
 {
 	struct rvtsw_port *port = rvtsw_port(rdi, port_num);
-	bool up = READ_ONCE(port->state) == IB_PORT_ACTIVE;
 
-	props->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
-	props->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
-				 IB_PORT_PHYS_STATE_DISABLED;
-	props->lid = port->lid;
+	props->state = READ_ONCE(port->state);
+	props->phys_state = READ_ONCE(port->phys_state);
+	props->lid = READ_ONCE(port->lid);
 	props->lmc = 0;
 	props->gid_tbl_len = 1;
 	props->max_mtu = RVTSW_MTU;
@@ -128,26 +131,17 @@ int rvtsw_get_guid_be(struct rvt_dev_info *rdi, struct rvt_ibport *rvp,
  * @rdi: the device
  * @port_num: 1-based port number
  *
- * The port stays down until the module is reloaded, as a shut-down
- * physical port would until someone re-enables it.
+ * The port is disabled, as a shut-down physical port is, until a
+ * PortInfo Set enables it again (ibportstate enable) or the module is
+ * reloaded.
  *
- * Context: process context; takes the port lock.
+ * Context: process context; takes the switch's lock and the port's.
  * Return: 0.
  */
 int rvtsw_shut_down_port(struct rvt_dev_info *rdi, u32 port_num)
 {
-	struct rvtsw_port *port = rvtsw_port(rdi, port_num);
-	struct ib_event event = {
-		.device = &rdi->ibdev,
-		.element.port_num = port_num,
-		.event = IB_EVENT_PORT_ERR,
-	};
-
-	spin_lock_irq(&port->rvp.lock);
-	WRITE_ONCE(port->state, IB_PORT_DOWN);
-	spin_unlock_irq(&port->rvp.lock);
-	ib_dispatch_event(&event);
-	return 0;
+	return rvtsw_link_set_hca(rvtsw_switch(), rvtsw_port(rdi, port_num),
+				  IB_PORT_DOWN, IB_PORT_PHYS_STATE_DISABLED);
 }
 
 /**
@@ -226,32 +220,4 @@ void rvtsw_notify_new_ah(struct ib_device *ibdev,
 {
 	ah->vl = 0;
 	ah->log_pmtu = ilog2(ib_mtu_enum_to_int(RVTSW_MTU));
-}
-
-/**
- * rvtsw_port_owns_lid - is a LID one of a port's own?
- * @port: the port
- * @lid: a unicast LID
- *
- * Context: any.
- * Return: true if @lid, without its path bits, is @port's LID.
- */
-bool rvtsw_port_owns_lid(const struct rvtsw_port *port, u16 lid)
-{
-	return (lid & ~((1U << RVTSW_LMC) - 1)) == port->lid;
-}
-
-/**
- * rvtsw_port_link_up - is a port's link up?
- * @port: the port
- *
- * Subnet management packets cross a link that is up, whatever the port's
- * logical state; everything else needs it ACTIVE.
- *
- * Context: any.
- * Return: true unless the port was shut down.
- */
-bool rvtsw_port_link_up(const struct rvtsw_port *port)
-{
-	return READ_ONCE(port->state) != IB_PORT_DOWN;
 }

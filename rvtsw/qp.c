@@ -207,19 +207,25 @@ static enum ib_wc_status rvtsw_send_lost(struct rvt_qp *qp,
  * Do a connected QP's packets reach a port of its own device, the only
  * ones rdmavt's loopback engine can deliver to? They go where the switch
  * routes them (unless they are for the QP's own port), and a port that
- * does not own the DLID would drop them.
+ * does not own the DLID would drop them; they need ACTIVE ports, at both
+ * ends and on the switch.
  */
 static bool rvtsw_reaches_own_device(struct rvt_qp *qp)
 {
 	struct rvtsw_port *sport = rvtsw_qp_port(qp), *dport;
 	u16 dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);
+	struct rvtsw_switch *sw = rvtsw_switch();
 	bool own;
 	u8 out;
 
+	if (!rvtsw_port_active(sport))
+		return false;
 	rcu_read_lock();
-	dport = rvtsw_switch_route(rvtsw_switch(), sport, dlid, &out);
+	dport = rvtsw_switch_route(sw, sport, dlid, &out);
 	own = dport && dport->dev == sport->dev &&
-	      rvtsw_port_owns_lid(dport, dlid);
+	      rvtsw_port_active(dport) && rvtsw_port_owns_lid(dport, dlid) &&
+	      (out == RVTSW_SW_NO_PORT ||
+	       rvtsw_switch_passes(sw, sport->sw_port, out, false));
 	rcu_read_unlock();
 	return own;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * rvtsw: a software HCA on the public rdmavt API. No hardware: its ports
- * are always up, and traffic between its QPs goes by loopback.
+ * link to a virtual switch, and traffic between its QPs goes by loopback.
  */
 #ifndef RVTSW_H
 #define RVTSW_H
@@ -37,6 +37,8 @@
 #define RVTSW_MFT_PORTS_PER_POS 16
 #define RVTSW_MFT_POSITIONS \
 	DIV_ROUND_UP(RVTSW_SW_MAX_PORTS + 1, RVTSW_MFT_PORTS_PER_POS)
+/* SwitchInfo's PortStateChange bit: a port of the switch changed state. */
+#define RVTSW_SI_PORT_STATE_CHANGE BIT(2)
 
 /*
  * Per-port counters, exposed as hw_counters (rdma statistic). Each is
@@ -54,6 +56,7 @@ enum rvtsw_counter {
 	RVTSW_CNT_DROP_PKEY,		/* P_Key mismatch */
 	RVTSW_CNT_DROP_NO_RWQE,		/* no receive WQE posted */
 	RVTSW_CNT_DROP_TOO_LONG,	/* receive WQE too small */
+	RVTSW_CNT_DROP_LINK,		/* a port or link on the way not ACTIVE */
 	/*
 	 * What crossed the port's link, for the PMA: datagrams sent and
 	 * those that arrived (whatever then became of them), and their
@@ -94,15 +97,22 @@ struct rvtsw_port_stats {
 /**
  * struct rvtsw_port - one port of an rvtsw device
  * @rvp: rdmavt's port structure; its lock guards the fields below that
- *	 change after registration
+ *	 change after registration (and rdmavt's sm_lid, sm_sl, mkey and
+ *	 the other fields the SMA sets)
  * @dev: the device this port belongs to
  * @port_num: 1-based port number; fixed
- * @lid: base LID, unique among all rvtsw ports, never 0; fixed
+ * @lid: base LID, unique among all rvtsw ports; 0 until a subnet manager
+ *	 assigns one in a managed fabric; guarded by @rvp.lock
  * @sw_port: the switch port this port is linked to; fixed
  * @guid: port GUID; fixed
- * @state: IB_PORT_ACTIVE, or IB_PORT_DOWN after a shutdown request;
- *	   guarded by @rvp.lock
- * @pkeys: the P_Key table handed to rdmavt; fixed
+ * @state: the logical port state (DOWN, INIT, ARMED, ACTIVE); guarded by
+ *	   @rvp.lock and the switch's lock, both held to write it (link.c)
+ * @phys_state: IB_PORT_PHYS_STATE_LINK_UP, _POLLING (the other end is
+ *		disabled) or _DISABLED; guarded as @state
+ * @disabled: this end of the link was disabled (PortPhysicalState Set, or
+ *	      a shutdown request); guarded as @state
+ * @pkeys: the P_Key table handed to rdmavt; an SM may set it, under
+ *	   @rvp.lock
  * @stats: per-CPU counters, bumped with this_cpu_inc()
  * @pma_base: what each PMA counter read when a PMA Set last cleared it;
  *	      guarded by @rvp.lock
@@ -114,7 +124,9 @@ struct rvtsw_port {
 	u16 lid;
 	u8 sw_port;
 	__be64 guid;
-	enum ib_port_state state;
+	u8 state;
+	u8 phys_state;
+	bool disabled;
 	u16 pkeys[RVTSW_MAX_PKEYS];
 	struct rvtsw_port_stats __percpu *stats;
 	u64 pma_base[RVTSW_PMA_NUM_COUNTERS];
@@ -139,11 +151,18 @@ struct rvtsw_dev {
 
 /**
  * struct rvtsw_switch - the virtual switch all rvtsw ports are linked to
- * @lock: guards the writers of the fields below that change
+ * @lock: guards the writers of the fields below that change; taken
+ *	  before a port's rvp.lock where both are held (link.c)
+ * @managed: a subnet manager programs the switch and brings its ports
+ *	     up; otherwise it starts programmed, every port ACTIVE; fixed
  * @nports: external ports, 1 to @nports; fixed
  * @guid: node GUID, also port 0's; fixed
  * @node_desc: NodeDescription; fixed
- * @lid: port 0's LID; fixed
+ * @lid: port 0's LID, as the SM set it (0 before)
+ * @sm_lid: port 0's MasterSMLID, as the SM set it
+ * @port_state: each external port's logical state (DOWN to ACTIVE);
+ *		also written under the linked HCA port's rvp.lock
+ * @port_disabled: each external port was disabled by the SM
  * @lft_top: LinearFDBTop: entries above it are not valid
  * @mft_top: MulticastFDBTop, as the SM last set it (a multicast LID; not
  *	     enforced: the switch does not claim IsMulticastFDBTopSupported)
@@ -156,11 +175,15 @@ struct rvtsw_dev {
  * @link: the HCA port at the other end of each external port; RCU
  */
 struct rvtsw_switch {
-	spinlock_t lock; /* serializes the SMA's writes to the tables */
+	spinlock_t lock; /* serializes the SMA's writes, and link changes */
+	bool managed;
 	unsigned int nports;
 	__be64 guid;
 	char node_desc[IB_DEVICE_NODE_DESC_MAX];
 	u16 lid;
+	u16 sm_lid;
+	u8 port_state[RVTSW_SW_MAX_PORTS + 1];
+	bool port_disabled[RVTSW_SW_MAX_PORTS + 1];
 	u16 lft_top;
 	u16 mft_top;
 	u8 life_state;
@@ -208,8 +231,32 @@ static inline void rvtsw_count_n(struct rvtsw_port *port,
 	this_cpu_add(port->stats->count[counter], n);
 }
 
+/* Can a port carry data (anything but subnet management)? */
+static inline bool rvtsw_port_active(const struct rvtsw_port *port)
+{
+	return READ_ONCE(port->state) == IB_PORT_ACTIVE;
+}
+
+/* Subnet management packets cross a link that is up, in any state. */
+static inline bool rvtsw_port_link_up(const struct rvtsw_port *port)
+{
+	return READ_ONCE(port->phys_state) == IB_PORT_PHYS_STATE_LINK_UP;
+}
+
+/*
+ * Is @lid, without its path bits, @port's LID? A port with no LID yet
+ * (0, before an SM assigns one) owns none.
+ */
+static inline bool rvtsw_port_owns_lid(const struct rvtsw_port *port, u16 lid)
+{
+	u16 own = READ_ONCE(port->lid);
+
+	return own && (lid & ~((1U << RVTSW_LMC) - 1)) == own;
+}
+
 /* port.c */
-int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2);
+int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2,
+		    bool managed);
 void rvtsw_free_port(struct rvtsw_port *port);
 int rvtsw_query_port_state(struct rvt_dev_info *rdi, u32 port_num,
 			   struct ib_port_attr *props);
@@ -222,11 +269,20 @@ int rvtsw_modify_device(struct ib_device *ibdev, int mask,
 int rvtsw_check_ah(struct ib_device *ibdev, struct rdma_ah_attr *ah_attr);
 void rvtsw_notify_new_ah(struct ib_device *ibdev,
 			 struct rdma_ah_attr *ah_attr, struct rvt_ah *ah);
-bool rvtsw_port_owns_lid(const struct rvtsw_port *port, u16 lid);
-bool rvtsw_port_link_up(const struct rvtsw_port *port);
+
+/* link.c */
+void rvtsw_link_attach(struct rvtsw_switch *sw, struct rvtsw_port *port);
+void rvtsw_link_detach(struct rvtsw_switch *sw, struct rvtsw_port *port);
+bool rvtsw_link_state_valid(u8 from, u8 to);
+bool rvtsw_link_phys_valid(u8 phys);
+int rvtsw_link_set_hca(struct rvtsw_switch *sw, struct rvtsw_port *port,
+		       u8 state, u8 phys);
+int rvtsw_link_set_switch(struct rvtsw_switch *sw, unsigned int num,
+			  u8 state, u8 phys);
+u8 rvtsw_link_switch_phys(struct rvtsw_switch *sw, unsigned int num);
 
 /* switch.c */
-int rvtsw_switch_init(unsigned int nports, u64 guid);
+int rvtsw_switch_init(unsigned int nports, u64 guid, bool managed);
 void rvtsw_switch_exit(void);
 struct rvtsw_switch *rvtsw_switch(void);
 void rvtsw_switch_attach(struct rvtsw_dev *dev);
@@ -237,6 +293,8 @@ u8 rvtsw_switch_lft(struct rvtsw_switch *sw, u16 lid);
 bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid,
 			  unsigned int port);
 u16 rvtsw_switch_port_mask(const struct rvtsw_switch *sw, unsigned int pos);
+bool rvtsw_switch_passes(struct rvtsw_switch *sw, unsigned int in,
+			 unsigned int out, bool smp);
 struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
 				      struct rvtsw_port *sport, u16 dlid,
 				      u8 *out);
@@ -265,7 +323,19 @@ void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status);
 /* sma.c */
 bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 		   __be16 *status);
-void rvtsw_sma_fill_link(struct ib_smp *smp, bool up);
+struct rvtsw_port *rvtsw_sma_port(struct rvtsw_dev *dev, u32 arrival,
+				  u32 mod);
+__be16 rvtsw_sma_get_port_info(struct rvtsw_dev *dev, u32 arrival,
+			       struct ib_smp *smp);
+__be16 rvtsw_sma_get_pkey_table(struct rvtsw_dev *dev, u32 arrival,
+				struct ib_smp *smp);
+void rvtsw_sma_fill_link(struct ib_smp *smp, u8 state, u8 phys);
+
+/* sma_set.c */
+bool rvtsw_sma_set(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
+		   __be16 *status);
+__be16 rvtsw_sma_check_link_set(const struct ib_port_info *pi, u8 *state,
+				u8 *phys);
 __be16 rvtsw_sma_get_vl_arb(struct ib_smp *smp);
 __be16 rvtsw_sma_bad_field(void);
 

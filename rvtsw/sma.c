@@ -7,13 +7,13 @@
  * rvtsw's link is a 4X port, enabled for 1X and 4X, at EDR: an extended
  * speed, so LinkSpeedActive holds the fastest classic speed (QDR) and
  * LinkSpeedExtActive the real one, as IBTA 1.2.1's ports report it. Each
- * port has one VL (VL0), one GUID, the P_Keys rvtsw_init_port() gave it
- * and no M_Key (0: every request is allowed; M_Key protection comes with
- * SubnSet).
+ * port has one VL (VL0), one GUID and the P_Keys rvtsw_init_port() gave
+ * it, until an SM sets others (sma_set.c). The M_Key an SM sets is kept
+ * and reported, not yet enforced: every request is allowed.
  *
- * Locking: the port fields that change after registration (state, SM
- * LID and SL, violation counters) are read with READ_ONCE, each on its
- * own; the port lock that guards their writers is not taken, so a
+ * Locking: the port fields that change after registration (LID, state,
+ * SM LID and SL, M_Key, violation counters) are read with READ_ONCE, each
+ * on its own; the port lock that guards their writers is not taken, so a
  * PortInfo is a snapshot of each field, not of all of them at once.
  */
 #include "rvtsw.h"
@@ -58,8 +58,17 @@ __be16 rvtsw_sma_bad_field(void)
 #define RVTSW_PI_MOD_SM_EXT_SPEEDS BIT(31)
 #define RVTSW_PI_MOD_PORT GENMASK(7, 0)
 
-static struct rvtsw_port *rvtsw_sma_port(struct rvtsw_dev *dev,
-					 u32 arrival, u32 mod)
+/**
+ * rvtsw_sma_port - the port a PortInfo modifier names
+ * @dev: the device
+ * @arrival: the port the SMP came in by
+ * @mod: the attribute modifier
+ *
+ * Context: any.
+ * Return: the port, or NULL for a modifier that names none.
+ */
+struct rvtsw_port *rvtsw_sma_port(struct rvtsw_dev *dev, u32 arrival,
+				  u32 mod)
 {
 	u32 num = mod & RVTSW_PI_MOD_PORT;
 
@@ -111,14 +120,15 @@ static u8 rvtsw_nibbles(u8 high, u8 low)
 /**
  * rvtsw_sma_fill_link - a PortInfo's link fields
  * @smp: the response, its data zeroed
- * @up: whether the port is ACTIVE (else it is DOWN, its link disabled)
+ * @state: the port's PortState
+ * @phys: its PortPhysicalState
  *
- * Width, speed, state, MTU and VLs: the same on both ends of every
- * rvtsw link, an HCA's port and the switch's.
+ * Width, speed, MTU and VLs: the same on both ends of every rvtsw link,
+ * an HCA's port and the switch's.
  *
  * Context: any.
  */
-void rvtsw_sma_fill_link(struct ib_smp *smp, bool up)
+void rvtsw_sma_fill_link(struct ib_smp *smp, u8 state, u8 phys)
 {
 	struct ib_port_info *pi = (struct ib_port_info *)smp->data;
 	u8 *ext = smp->data + RVTSW_PI_SPEED_EXT_OFFSET;
@@ -131,12 +141,9 @@ void rvtsw_sma_fill_link(struct ib_smp *smp, bool up)
 	pi->link_width_supported = RVTSW_PI_WIDTH_1X | RVTSW_PI_WIDTH_4X;
 	pi->link_width_active = RVTSW_PI_WIDTH_4X;
 	pi->linkspeed_portstate =
-		rvtsw_nibbles(RVTSW_PI_SPEED_SDR_DDR_QDR,
-			      up ? IB_PORT_ACTIVE : IB_PORT_DOWN);
+		rvtsw_nibbles(RVTSW_PI_SPEED_SDR_DDR_QDR, state);
 	pi->portphysstate_linkdown =
-		rvtsw_nibbles(up ? IB_PORT_PHYS_STATE_LINK_UP :
-				   IB_PORT_PHYS_STATE_DISABLED,
-			      RVTSW_PI_LINKDOWN_POLLING);
+		rvtsw_nibbles(phys, RVTSW_PI_LINKDOWN_POLLING);
 	pi->linkspeedactive_enabled =
 		rvtsw_nibbles(RVTSW_PI_SPEED_QDR, RVTSW_PI_SPEED_SDR_DDR_QDR);
 	/* LinkSpeedExtActive, ...Supported; then ...Enabled (5 bits). */
@@ -155,8 +162,17 @@ void rvtsw_sma_fill_link(struct ib_smp *smp, bool up)
 	pi->resv_resptimevalue = RVTSW_PI_RESP_TIME;
 }
 
-static __be16 rvtsw_get_port_info(struct rvtsw_dev *dev, u32 arrival,
-				  struct ib_smp *smp)
+/**
+ * rvtsw_sma_get_port_info - an HCA port's PortInfo
+ * @dev: the device
+ * @arrival: the port the SMP came in by
+ * @smp: the response, its data zeroed
+ *
+ * Context: any.
+ * Return: the MAD status.
+ */
+__be16 rvtsw_sma_get_port_info(struct rvtsw_dev *dev, u32 arrival,
+			       struct ib_smp *smp)
 {
 	struct ib_port_info *pi = (struct ib_port_info *)smp->data;
 	struct rvtsw_port *port;
@@ -167,14 +183,16 @@ static __be16 rvtsw_get_port_info(struct rvtsw_dev *dev, u32 arrival,
 		return rvtsw_sma_bad_field();
 	rvp = &port->rvp;
 
-	pi->mkey = 0;
-	pi->gid_prefix = rvp->gid_prefix;
-	pi->lid = cpu_to_be16(port->lid);
+	pi->mkey = READ_ONCE(rvp->mkey);
+	pi->gid_prefix = READ_ONCE(rvp->gid_prefix);
+	pi->lid = cpu_to_be16(READ_ONCE(port->lid));
 	pi->sm_lid = cpu_to_be16(READ_ONCE(rvp->sm_lid));
 	pi->cap_mask = cpu_to_be32(READ_ONCE(rvp->port_cap_flags));
+	pi->mkey_lease_period = cpu_to_be16(READ_ONCE(rvp->mkey_lease_period));
 	pi->local_port_num = arrival;
-	rvtsw_sma_fill_link(smp, READ_ONCE(port->state) == IB_PORT_ACTIVE);
-	pi->mkeyprot_resv_lmc = RVTSW_LMC;
+	rvtsw_sma_fill_link(smp, READ_ONCE(port->state),
+			    READ_ONCE(port->phys_state));
+	pi->mkeyprot_resv_lmc = READ_ONCE(rvp->mkeyprot) << 6 | RVTSW_LMC;
 	pi->neighbormtu_mastersmsl |= READ_ONCE(rvp->sm_sl) & 0xf;
 	pi->mkey_violations = cpu_to_be16(READ_ONCE(rvp->mkey_violations));
 	pi->pkey_violations = cpu_to_be16(READ_ONCE(rvp->pkey_violations));
@@ -186,8 +204,17 @@ static __be16 rvtsw_get_port_info(struct rvtsw_dev *dev, u32 arrival,
 	return 0;
 }
 
-static __be16 rvtsw_get_pkey_table(struct rvtsw_dev *dev, u32 arrival,
-				   struct ib_smp *smp)
+/**
+ * rvtsw_sma_get_pkey_table - a block of an HCA port's P_KeyTable
+ * @dev: the device
+ * @arrival: the port the SMP came in by, whose table it is
+ * @smp: the response, its data zeroed
+ *
+ * Context: any.
+ * Return: the MAD status.
+ */
+__be16 rvtsw_sma_get_pkey_table(struct rvtsw_dev *dev, u32 arrival,
+				struct ib_smp *smp)
 {
 	__be16 *entry = (__be16 *)smp->data;
 	struct rvtsw_port *port = &dev->ports[arrival - 1];
@@ -201,7 +228,7 @@ static __be16 rvtsw_get_pkey_table(struct rvtsw_dev *dev, u32 arrival,
 	if (block * RVTSW_PKEYS_PER_BLOCK >= dev->rdi.dparms.npkeys)
 		return rvtsw_sma_bad_field();
 	for (i = 0; i < dev->rdi.dparms.npkeys; i++)
-		entry[i] = cpu_to_be16(port->pkeys[i]);
+		entry[i] = cpu_to_be16(READ_ONCE(port->pkeys[i]));
 	return 0;
 }
 
@@ -273,10 +300,10 @@ bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 		*status = rvtsw_get_node_info(dev, port_num, smp);
 		break;
 	case IB_SMP_ATTR_PORT_INFO:
-		*status = rvtsw_get_port_info(dev, port_num, smp);
+		*status = rvtsw_sma_get_port_info(dev, port_num, smp);
 		break;
 	case IB_SMP_ATTR_PKEY_TABLE:
-		*status = rvtsw_get_pkey_table(dev, port_num, smp);
+		*status = rvtsw_sma_get_pkey_table(dev, port_num, smp);
 		break;
 	case IB_SMP_ATTR_GUID_INFO:
 		*status = rvtsw_get_guid_info(dev, port_num, smp);

@@ -29,6 +29,7 @@ static const struct rdma_stat_desc rvtsw_stat_descs[RVTSW_NUM_STATS] = {
 	[RVTSW_CNT_DROP_PKEY].name = "drop_bad_pkey",
 	[RVTSW_CNT_DROP_NO_RWQE].name = "drop_no_recv_wqe",
 	[RVTSW_CNT_DROP_TOO_LONG].name = "drop_recv_too_small",
+	[RVTSW_CNT_DROP_LINK].name = "drop_link_not_active",
 	[RVTSW_CNT_TX_WORDS].name = "tx_link_words",
 	[RVTSW_CNT_RX_LINK].name = "rx_link_packets",
 	[RVTSW_CNT_RX_LINK_MCAST].name = "rx_link_multicast_packets",

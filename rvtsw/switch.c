@@ -13,10 +13,13 @@
  * of a device with K ports: U * K + P), so the switch has exactly as many
  * external ports as there are HCA ports.
  *
- * The switch is built once, at module init, with the tables a subnet
- * manager would have programmed for the LIDs rvtsw gives its ports: each
- * LID to its port, every multicast LID to every port. Its SMA
- * (switch_sma.c) reads and writes the same tables.
+ * The switch is built once, at module init. Unmanaged, it has the
+ * tables a subnet manager would have programmed for the LIDs rvtsw gives
+ * its ports (each LID to its port, every multicast LID to every port)
+ * and every port ACTIVE. Managed, it starts as a switch out of its box:
+ * no LID, empty tables, its ports in INIT; the SM programs it through
+ * its SMA (switch_sma.c). Data crosses it only between ACTIVE ports;
+ * subnet management packets between ports whose links are up (link.c).
  *
  * Locking: the tables are read on every packet without a lock, one
  * entry at a time (READ_ONCE), and written under @lock (WRITE_ONCE), so a
@@ -45,7 +48,8 @@ static void rvtsw_switch_program(struct rvtsw_switch *sw)
 {
 	unsigned int lid, pos;
 
-	memset(sw->lft, RVTSW_SW_NO_PORT, sizeof(sw->lft));
+	/* The first LID after the HCAs'. */
+	sw->lid = sw->nports + 1;
 	for (lid = 1; lid <= sw->nports; lid++)
 		sw->lft[lid] = lid;
 	sw->lft[sw->lid] = 0;
@@ -87,11 +91,12 @@ u16 rvtsw_switch_port_mask(const struct rvtsw_switch *sw, unsigned int pos)
  * rvtsw_switch_init - build the switch
  * @nports: its external ports, one per HCA port
  * @guid: its node GUID
+ * @managed: leave it to a subnet manager to program the switch
  *
  * Context: module init.
  * Return: 0, or -ENOMEM.
  */
-int rvtsw_switch_init(unsigned int nports, u64 guid)
+int rvtsw_switch_init(unsigned int nports, u64 guid, bool managed)
 {
 	struct rvtsw_switch *sw;
 
@@ -99,13 +104,15 @@ int rvtsw_switch_init(unsigned int nports, u64 guid)
 	if (!sw)
 		return -ENOMEM;
 	spin_lock_init(&sw->lock);
+	sw->managed = managed;
 	sw->nports = nports;
 	sw->guid = cpu_to_be64(guid);
-	/* The first LID after the HCAs'. */
-	sw->lid = nports + 1;
 	snprintf(sw->node_desc, sizeof(sw->node_desc),
 		 "rvtsw virtual switch");
-	rvtsw_switch_program(sw);
+	/* No entry is valid: every LID to no port (0xff, IBTA 14.2.5.10). */
+	memset(sw->lft, RVTSW_SW_NO_PORT, sizeof(sw->lft));
+	if (!managed)
+		rvtsw_switch_program(sw);
 	rvtsw_sw = sw;
 	return 0;
 }
@@ -125,18 +132,15 @@ void rvtsw_switch_exit(void)
  * rvtsw_switch_attach - link a registered device's ports to the switch
  * @dev: the device
  *
- * Context: module init.
+ * Context: module init; takes the switch's lock and each port's.
  */
 void rvtsw_switch_attach(struct rvtsw_dev *dev)
 {
 	struct rvtsw_switch *sw = rvtsw_sw;
 	u32 i;
 
-	for (i = 0; i < dev->rdi.dparms.nports; i++) {
-		struct rvtsw_port *port = &dev->ports[i];
-
-		rcu_assign_pointer(sw->link[port->sw_port], port);
-	}
+	for (i = 0; i < dev->rdi.dparms.nports; i++)
+		rvtsw_link_attach(sw, &dev->ports[i]);
 }
 
 /**
@@ -155,7 +159,7 @@ void rvtsw_switch_detach(struct rvtsw_dev *dev)
 	if (!sw)
 		return;
 	for (i = 0; i < dev->rdi.dparms.nports; i++)
-		RCU_INIT_POINTER(sw->link[dev->ports[i].sw_port], NULL);
+		rvtsw_link_detach(sw, &dev->ports[i]);
 	synchronize_rcu();
 }
 
@@ -241,4 +245,37 @@ struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
 		return sport;
 	*out = rvtsw_switch_lft(sw, dlid);
 	return rvtsw_switch_link(sw, *out);
+}
+
+/* Is switch port @num (0: the switch itself) at least in @state? */
+static bool rvtsw_switch_port_in(struct rvtsw_switch *sw, unsigned int num,
+				 u8 state)
+{
+	if (!num)
+		return true;
+	return num <= sw->nports && READ_ONCE(sw->port_state[num]) >= state;
+}
+
+/**
+ * rvtsw_switch_passes - may a packet cross the switch between two ports?
+ * @sw: the switch
+ * @in: the port it arrives by (0: the switch sends it)
+ * @out: the port it leaves by (0: for the switch itself)
+ * @smp: whether it is a subnet management packet
+ *
+ * An SMP crosses ports whose links are up, data only ACTIVE ports, and
+ * data is never for the switch itself (it has no QPs but QP0).
+ *
+ * Context: any.
+ * Return: true if the packet crosses.
+ */
+bool rvtsw_switch_passes(struct rvtsw_switch *sw, unsigned int in,
+			 unsigned int out, bool smp)
+{
+	u8 need = smp ? IB_PORT_INIT : IB_PORT_ACTIVE;
+
+	if (!out && !smp)
+		return false;
+	return rvtsw_switch_port_in(sw, in, need) &&
+	       rvtsw_switch_port_in(sw, out, need);
 }

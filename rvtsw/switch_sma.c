@@ -17,7 +17,8 @@
  * cannot forward.
  *
  * The switch keeps no M_Key (0: every request is allowed) and one VL;
- * its ports' logical states follow their links.
+ * its external ports' states are their links' (link.c), which an SM
+ * moves by PortInfo Sets.
  *
  * Locking: the SMA runs in the sender's context (ud.c), any number at
  * once. It reads the tables entry by entry without a lock and writes
@@ -49,7 +50,6 @@ struct rvtsw_switch_info {
 
 /* LifeTimeValue, PortStateChange and the SL-to-VL bits of life_state. */
 #define RVTSW_SI_LIFE_TIME GENMASK(7, 3)
-#define RVTSW_SI_PORT_STATE_CHANGE BIT(2)
 
 /* The two halves of an MFT modifier: position and block. */
 #define RVTSW_MFT_MOD_POSITION GENMASK(31, 28)
@@ -152,37 +152,68 @@ static __be16 rvtsw_switch_switch_info(struct rvtsw_switch *sw,
 }
 
 /*
- * PortInfo of port 0 (the switch's own: its LID) or of an external port
- * (a link, up when an HCA port is linked to it and up).
+ * PortInfo of port 0 (the switch's own: its LID and SM LID) or of an
+ * external port (a link, in the state link.c keeps).
  */
 static __be16 rvtsw_switch_get_port_info(struct rvtsw_switch *sw, u8 in,
 					 struct ib_smp *smp)
 {
 	struct ib_port_info *pi = (struct ib_port_info *)smp->data;
-	u32 mod = be32_to_cpu(smp->attr_mod);
-	unsigned int num = mod & RVTSW_SW_MOD_PORT;
-	struct rvtsw_port *peer;
-	bool up;
+	unsigned int num = be32_to_cpu(smp->attr_mod) & RVTSW_SW_MOD_PORT;
 
 	if (num > sw->nports)
 		return rvtsw_sma_bad_field();
-	if (num) {
-		rcu_read_lock();
-		peer = rvtsw_switch_link(sw, num);
-		up = peer && READ_ONCE(peer->state) == IB_PORT_ACTIVE;
-		rcu_read_unlock();
-	} else {
-		up = true;
-	}
-	rvtsw_sma_fill_link(smp, up);
+	memset(smp->data, 0, sizeof(smp->data));
+	if (num)
+		rvtsw_sma_fill_link(smp, READ_ONCE(sw->port_state[num]),
+				    rvtsw_link_switch_phys(sw, num));
+	else
+		rvtsw_sma_fill_link(smp, IB_PORT_ACTIVE,
+				    IB_PORT_PHYS_STATE_LINK_UP);
 	pi->local_port_num = in;
 	if (!num) {
 		/* Port 0's CapabilityMask speaks for every port's speeds. */
-		pi->lid = cpu_to_be16(sw->lid);
+		pi->lid = cpu_to_be16(READ_ONCE(sw->lid));
+		pi->sm_lid = cpu_to_be16(READ_ONCE(sw->sm_lid));
 		pi->gid_prefix = cpu_to_be64(0xfe80000000000000ULL);
 		pi->cap_mask = cpu_to_be32(IB_PORT_EXTENDED_SPEEDS_SUP);
 	}
 	return 0;
+}
+
+/*
+ * PortInfo Set. Port 0 takes its LID and SM LID; its state, a base port
+ * 0's, is ACTIVE and stays so. An external port takes a new state (link.c
+ * says which changes are allowed).
+ */
+static __be16 rvtsw_switch_set_port_info(struct rvtsw_switch *sw, u8 in,
+					 struct ib_smp *smp)
+	__must_hold(RCU)
+{
+	const struct ib_port_info *pi = (const struct ib_port_info *)smp->data;
+	unsigned int num = be32_to_cpu(smp->attr_mod) & RVTSW_SW_MOD_PORT;
+	u16 lid = be16_to_cpu(pi->lid), sm_lid = be16_to_cpu(pi->sm_lid);
+	unsigned long flags;
+	u8 state, phys;
+	__be16 status;
+
+	if (num > sw->nports)
+		return rvtsw_sma_bad_field();
+	status = rvtsw_sma_check_link_set(pi, &state, &phys);
+	if (status)
+		return status;
+	if (num) {
+		if (rvtsw_link_set_switch(sw, num, state, phys))
+			return rvtsw_sma_bad_field();
+	} else {
+		if (!lid || lid >= RVTSW_LFT_CAP || sm_lid >= RVTSW_LFT_CAP)
+			return rvtsw_sma_bad_field();
+		spin_lock_irqsave(&sw->lock, flags);
+		WRITE_ONCE(sw->lid, lid);
+		WRITE_ONCE(sw->sm_lid, sm_lid);
+		spin_unlock_irqrestore(&sw->lock, flags);
+	}
+	return rvtsw_switch_get_port_info(sw, in, smp);
 }
 
 /* LinearForwardingTable: 64 LIDs a block, the modifier the block. */
@@ -291,6 +322,10 @@ static __be16 rvtsw_switch_sma(struct rvtsw_switch *sw, u8 in,
 		return rvtsw_switch_mft_block(sw, smp);
 	case IB_SMP_ATTR_SL_TO_VL_TABLE:
 		return rvtsw_switch_sl_to_vl(sw, smp);
+	case IB_SMP_ATTR_PORT_INFO:
+		if (set)
+			return rvtsw_switch_set_port_info(sw, in, smp);
+		return rvtsw_switch_get_port_info(sw, in, smp);
 	}
 	memset(smp->data, 0, sizeof(smp->data));
 	if (set)
@@ -300,8 +335,6 @@ static __be16 rvtsw_switch_sma(struct rvtsw_switch *sw, u8 in,
 		return rvtsw_switch_get_node_desc(sw, smp);
 	case IB_SMP_ATTR_NODE_INFO:
 		return rvtsw_switch_get_node_info(sw, in, smp);
-	case IB_SMP_ATTR_PORT_INFO:
-		return rvtsw_switch_get_port_info(sw, in, smp);
 	case IB_SMP_ATTR_PKEY_TABLE:
 		return rvtsw_switch_get_pkey_table(sw, smp);
 	case IB_SMP_ATTR_VL_ARB_TABLE:

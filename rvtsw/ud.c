@@ -11,7 +11,9 @@
  * the group's QPs on the sending port. Subnet management packets (SMI,
  * QP0) to the permissive LID are directed-route SMPs: the switch moves
  * them along their path, or its SMA answers them (switch_sma.c); so it
- * does with LID-routed SMPs to its own LID. Whatever the receiver refuses
+ * does with LID-routed SMPs to its own LID. Data leaves an ACTIVE port
+ * and crosses the switch between ACTIVE ports; subnet management needs
+ * only links that are up (link.c). Whatever the receiver refuses
  * (no such QP, wrong Q_Key or P_Key, no receive posted, a receive too
  * small, a DLID not its own) is dropped and counted, as a datagram lost
  * on a wire would be; the sender's request completes successfully all
@@ -116,7 +118,7 @@ static void rvtsw_dg_init(struct rvtsw_datagram *dg, struct rvt_qp *sqp,
 	dg->type = sqp->ibqp.qp_type == IB_QPT_GSI ? IB_QPT_UD :
 						     sqp->ibqp.qp_type;
 	dg->src_qpn = sqp->ibqp.qp_num;
-	dg->slid = dg->sport->lid;
+	dg->slid = READ_ONCE(dg->sport->lid);
 	dg->dlid = rdma_ah_get_dlid(ah);
 	dg->dqpn = rvt_get_swqe_remote_qpn(wqe);
 	dg->sl = rdma_ah_get_sl(ah);
@@ -436,8 +438,7 @@ static bool rvtsw_ud_port_accepts(const struct rvtsw_datagram *dg,
 		return rvtsw_port_link_up(dport) &&
 		       (dg->dlid == be16_to_cpu(IB_LID_PERMISSIVE) ||
 			rvtsw_port_owns_lid(dport, dg->dlid));
-	return READ_ONCE(dport->state) == IB_PORT_ACTIVE &&
-	       rvtsw_port_owns_lid(dport, dg->dlid);
+	return rvtsw_port_active(dport) && rvtsw_port_owns_lid(dport, dg->dlid);
 }
 
 /* @dg reaches @dport (or nothing): hand it to the QP it names. */
@@ -515,7 +516,7 @@ static void rvtsw_ud_to_switch(const struct rvtsw_datagram *dg)
 		rvtsw_count(dg->sport, RVTSW_CNT_DROP_NO_QP);
 		return;
 	}
-	rvtsw_dg_init_smp(&out, dg->sport, &smp, sw->lid, dg->slid);
+	rvtsw_dg_init_smp(&out, dg->sport, &smp, READ_ONCE(sw->lid), dg->slid);
 	rvtsw_ud_to_port(&out, rvtsw_switch_link(sw,
 						 rvtsw_switch_lft(sw, dg->slid)));
 }
@@ -523,11 +524,16 @@ static void rvtsw_ud_to_switch(const struct rvtsw_datagram *dg)
 static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg)
 	__must_hold(RCU)
 {
+	struct rvtsw_switch *sw = rvtsw_switch();
+	bool smp = dg->type == IB_QPT_SMI;
 	struct rvtsw_port *dport;
 	u8 out;
 
-	dport = rvtsw_switch_route(rvtsw_switch(), dg->sport, dg->dlid, &out);
-	if (!dport && !out)
+	dport = rvtsw_switch_route(sw, dg->sport, dg->dlid, &out);
+	if (out != RVTSW_SW_NO_PORT &&
+	    !rvtsw_switch_passes(sw, dg->sport->sw_port, out, smp))
+		rvtsw_count(dg->sport, RVTSW_CNT_DROP_LINK);
+	else if (!dport && !out)
 		rvtsw_ud_to_switch(dg);
 	else
 		rvtsw_ud_to_port(dg, dport);
@@ -546,7 +552,7 @@ static bool rvtsw_ud_to_group(const struct rvtsw_datagram *dg,
 	struct rvt_mcast_qp *member;
 	struct rvt_mcast *mcast;
 
-	if (READ_ONCE(dport->state) != IB_PORT_ACTIVE)
+	if (!rvtsw_port_active(dport))
 		return false;
 	/* The reference keeps the group's members attached meanwhile. */
 	mcast = rvt_mcast_find(&dport->rvp, &mgid, dg->dlid);
@@ -581,7 +587,8 @@ static void rvtsw_ud_multicast(const struct rvtsw_datagram *dg)
 		struct rvtsw_port *dport;
 
 		if (port == dg->sport->sw_port ||
-		    !rvtsw_switch_mft_has(sw, dg->dlid, port))
+		    !rvtsw_switch_mft_has(sw, dg->dlid, port) ||
+		    !rvtsw_switch_passes(sw, dg->sport->sw_port, port, false))
 			continue;
 		dport = rvtsw_switch_link(sw, port);
 		if (dport && rvtsw_ud_to_group(dg, dport))
@@ -612,6 +619,14 @@ enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe)
 	struct rvtsw_datagram dg;
 
 	rvtsw_dg_init(&dg, sqp, wqe);
+	/* A port sends subnet management while its link is up, data once
+	 * it is ACTIVE: until then, the link would not carry it.
+	 */
+	if (dg.type == IB_QPT_SMI ? !rvtsw_port_link_up(dg.sport) :
+				    !rvtsw_port_active(dg.sport)) {
+		rvtsw_count(dg.sport, RVTSW_CNT_DROP_LINK);
+		return IB_WC_SUCCESS;
+	}
 	rvtsw_count(dg.sport, RVTSW_CNT_TX);
 	rvtsw_count_n(dg.sport, RVTSW_CNT_TX_WORDS, dg.words);
 

@@ -49,7 +49,7 @@ PACKAGES=(
 	infiniband-diags # smpquery, perfquery: rvtsw's SMA and PMA (76-sma)
 	opensm rdmacm-utils # the managed fabric: the SM, rping and friends
 	libibmad-dev libibumad-dev # the tests' own SMPs (progs/smp_table.c)
-	iproute2
+	iproute2 iputils-ping # IPoIB between network namespaces (78-opensm)
 	sparse
 	shellcheck
 	man-db
