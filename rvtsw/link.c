@@ -223,9 +223,9 @@ int rvtsw_link_set_switch(struct rvtsw_switch *sw, unsigned int num,
 	if (port)
 		return rvtsw_link_request(sw, port, &req, false);
 	spin_lock_irqsave(&sw->lock, flags);
+	/* From DOWN, only DOWN and no change are allowed: it stays DOWN. */
 	ret = rvtsw_link_request_end(&req, &sw->port_state[num],
 				     &sw->port_disabled[num], &retrain);
-	WRITE_ONCE(sw->port_state[num], IB_PORT_DOWN);
 	spin_unlock_irqrestore(&sw->lock, flags);
 	return ret;
 }

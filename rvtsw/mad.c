@@ -45,13 +45,22 @@ static bool rvtsw_mad_is_ours(const struct ib_mad_hdr *hdr)
 	       hdr->mgmt_class == IB_MGMT_CLASS_PERF_MGMT;
 }
 
-/* An SMP for the SMA (sma.c answers Gets, sma_set.c carries out Sets). */
+/*
+ * An SMP for the SMA (sma.c answers Gets, sma_set.c carries out Sets). A
+ * request that fails gets its response with no data.
+ */
 static bool rvtsw_mad_smp(struct rvtsw_dev *dev, u32 port_num,
 			  struct ib_smp *smp, __be16 *status)
 {
+	bool answered;
+
 	if (smp->method == IB_MGMT_METHOD_SET)
-		return rvtsw_sma_set(dev, port_num, smp, status);
-	return rvtsw_sma_get(dev, port_num, smp, status);
+		answered = rvtsw_sma_set(dev, port_num, smp, status);
+	else
+		answered = rvtsw_sma_get(dev, port_num, smp, status);
+	if (answered && *status)
+		memset(smp->data, 0, sizeof(smp->data));
+	return answered;
 }
 
 static bool rvtsw_mad_pma(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,

@@ -224,8 +224,7 @@ static bool rvtsw_reaches_own_device(struct rvt_qp *qp)
 	dport = rvtsw_switch_route(sw, sport, dlid, &out);
 	own = dport && dport->dev == sport->dev &&
 	      rvtsw_port_active(dport) && rvtsw_port_owns_lid(dport, dlid) &&
-	      (out == RVTSW_SW_NO_PORT ||
-	       rvtsw_switch_passes(sw, sport->sw_port, out, false));
+	      rvtsw_switch_carries(sw, sport, out, false);
 	rcu_read_unlock();
 	return own;
 }

@@ -231,6 +231,12 @@ static inline void rvtsw_count_n(struct rvtsw_port *port,
 	this_cpu_add(port->stats->count[counter], n);
 }
 
+/* Is @lid a unicast LID, one an SM may give a port (1 to 0xbfff)? */
+static inline bool rvtsw_lid_is_unicast(u16 lid)
+{
+	return lid && lid < be16_to_cpu(IB_MULTICAST_LID_BASE);
+}
+
 /* Can a port carry data (anything but subnet management)? */
 static inline bool rvtsw_port_active(const struct rvtsw_port *port)
 {
@@ -295,6 +301,8 @@ bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid,
 u16 rvtsw_switch_port_mask(const struct rvtsw_switch *sw, unsigned int pos);
 bool rvtsw_switch_passes(struct rvtsw_switch *sw, unsigned int in,
 			 unsigned int out, bool smp);
+bool rvtsw_switch_carries(struct rvtsw_switch *sw, struct rvtsw_port *sport,
+			  u8 out, bool smp);
 struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
 				      struct rvtsw_port *sport, u16 dlid,
 				      u8 *out);

@@ -285,8 +285,8 @@ __be16 rvtsw_sma_get_vl_arb(struct ib_smp *smp)
  * Context: process context; no lock held.
  * Return: false for SMInfo, which is the SM's (the MAD goes on to the
  * agents); true with the MAD status in *@status otherwise: 0, "invalid
- * attribute modifier" or "unsupported attribute", the last two with no
- * data.
+ * attribute modifier" or "unsupported attribute" (whose responses
+ * rvtsw_process_mad() sends with no data).
  */
 bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 		   __be16 *status)
@@ -326,7 +326,5 @@ bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 		*status = cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
 		break;
 	}
-	if (*status)
-		memset(smp->data, 0, sizeof(smp->data));
 	return true;
 }

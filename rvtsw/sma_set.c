@@ -38,11 +38,6 @@
 #define RVTSW_PI_LMC		GENMASK(2, 0)
 #define RVTSW_SL_TO_VL_BYTES	8	/* 16 SLs, a nibble each */
 
-static bool rvtsw_sma_lid_is_unicast(u16 lid)
-{
-	return lid && lid < be16_to_cpu(IB_MULTICAST_LID_BASE);
-}
-
 static bool rvtsw_sma_enable_valid(u8 value, u8 all, u8 supported)
 {
 	return value == all || !(value & ~supported);
@@ -157,8 +152,9 @@ static __be16 rvtsw_sma_set_port_info(struct rvtsw_dev *dev, u32 arrival,
 	status = rvtsw_sma_check_link_set(pi, &state, &phys);
 	if (status)
 		return status;
-	if (!rvtsw_sma_lid_is_unicast(be16_to_cpu(pi->lid)) ||
-	    be16_to_cpu(pi->sm_lid) >= be16_to_cpu(IB_MULTICAST_LID_BASE) ||
+	/* The SM LID may still be 0: no SM yet. */
+	if (!rvtsw_lid_is_unicast(be16_to_cpu(pi->lid)) ||
+	    (pi->sm_lid && !rvtsw_lid_is_unicast(be16_to_cpu(pi->sm_lid))) ||
 	    !rvtsw_link_state_valid(READ_ONCE(port->state), state))
 		return rvtsw_sma_bad_field();
 	rvtsw_sma_store_port_info(port, pi);
@@ -218,7 +214,8 @@ static __be16 rvtsw_sma_set_sl_to_vl(struct ib_smp *smp)
  * Context: process context (the MAD layer); takes the port's lock and
  * the switch's; no lock held.
  * Return: false for SMInfo, which is the SM's (the MAD goes on to the
- * agents); true with the MAD status in *@status otherwise.
+ * agents); true with the MAD status in *@status otherwise (a failed
+ * Set's response goes with no data: rvtsw_process_mad()).
  */
 bool rvtsw_sma_set(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 		   __be16 *status)
@@ -240,7 +237,5 @@ bool rvtsw_sma_set(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
 		*status = cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
 		break;
 	}
-	if (*status)
-		memset(smp->data, 0, sizeof(smp->data));
 	return true;
 }

@@ -257,6 +257,24 @@ static bool rvtsw_switch_port_in(struct rvtsw_switch *sw, unsigned int num,
 }
 
 /**
+ * rvtsw_switch_carries - can a unicast packet go the way it was routed?
+ * @sw: the switch
+ * @sport: the port that sends it
+ * @out: the switch port rvtsw_switch_route() gave it
+ * @smp: whether it is a subnet management packet
+ *
+ * Context: any.
+ * Return: true if it never leaves the HCA (@out is RVTSW_SW_NO_PORT),
+ * or crosses the switch (rvtsw_switch_passes()).
+ */
+bool rvtsw_switch_carries(struct rvtsw_switch *sw, struct rvtsw_port *sport,
+			  u8 out, bool smp)
+{
+	return out == RVTSW_SW_NO_PORT ||
+	       rvtsw_switch_passes(sw, sport->sw_port, out, smp);
+}
+
+/**
  * rvtsw_switch_passes - may a packet cross the switch between two ports?
  * @sw: the switch
  * @in: the port it arrives by (0: the switch sends it)

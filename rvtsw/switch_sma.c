@@ -206,7 +206,8 @@ static __be16 rvtsw_switch_set_port_info(struct rvtsw_switch *sw, u8 in,
 		if (rvtsw_link_set_switch(sw, num, state, phys))
 			return rvtsw_sma_bad_field();
 	} else {
-		if (!lid || lid >= RVTSW_LFT_CAP || sm_lid >= RVTSW_LFT_CAP)
+		if (!rvtsw_lid_is_unicast(lid) ||
+		    (sm_lid && !rvtsw_lid_is_unicast(sm_lid)))
 			return rvtsw_sma_bad_field();
 		spin_lock_irqsave(&sw->lock, flags);
 		WRITE_ONCE(sw->lid, lid);

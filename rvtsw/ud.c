@@ -530,8 +530,7 @@ static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg)
 	u8 out;
 
 	dport = rvtsw_switch_route(sw, dg->sport, dg->dlid, &out);
-	if (out != RVTSW_SW_NO_PORT &&
-	    !rvtsw_switch_passes(sw, dg->sport->sw_port, out, smp))
+	if (!rvtsw_switch_carries(sw, dg->sport, out, smp))
 		rvtsw_count(dg->sport, RVTSW_CNT_DROP_LINK);
 	else if (!dport && !out)
 		rvtsw_ud_to_switch(dg);

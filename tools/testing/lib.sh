@@ -411,6 +411,11 @@ port_guid() {
 	echo "0x$(cut -d: -f5- <<<"$gid" | tr -d ':')"
 }
 
+# hw_counter CA PORT NAME: one of rvtsw's hw_counters, in decimal.
+hw_counter() {
+	echo $(($(<"$SYS/$1/ports/$2/hw_counters/$3")))
+}
+
 # sysfs_lid CA PORT: the port's LID, in decimal.
 sysfs_lid() {
 	echo $(($(<"$SYS/$1/ports/$2/lid")))

@@ -23,10 +23,6 @@ SW_GUID=0x0002c903019fff00
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-hw_counter() {
-	echo $(($(<"$SYS/$1/ports/$2/hw_counters/$3")))
-}
-
 build() {
 	cc -O2 -Wall -Wextra -Werror -o "$WORK/smp_table" \
 		"$TESTING_DIR/progs/smp_table.c" -libmad -libumad &&

@@ -50,10 +50,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-hw_counter() {
-	echo $(($(<"$SYS/$1/ports/$2/hw_counters/$3")))
-}
-
 # state DEVICE/PORT: the port's state as sysfs says it (ACTIVE, INIT...).
 state() {
 	local s
@@ -68,8 +64,9 @@ phys() {
 	echo "${s#*: }"
 }
 
+# lid DEVICE/PORT: its LID, in decimal.
 lid() {
-	echo $(($(<"$SYS/${1%/*}/ports/${1#*/}/lid")))
+	sysfs_lid "${1%/*}" "${1#*/}"
 }
 
 all_active() {
