@@ -142,6 +142,9 @@ static void rvtsw_link_retrain(struct rvtsw_switch *sw, struct rvtsw_port *port)
 	__must_hold(&sw->lock) __must_hold(&port->rvp.lock)
 {
 	rvtsw_link_train(sw, port);
+	/* Trap 128 goes when the bit becomes set, not while it stays set. */
+	if (!(sw->life_state & RVTSW_SI_PORT_STATE_CHANGE))
+		schedule_work(&sw->trap_work);
 	WRITE_ONCE(sw->life_state, sw->life_state | RVTSW_SI_PORT_STATE_CHANGE);
 }
 

@@ -13,6 +13,11 @@
  * IB_MAD_RESULT_SUCCESS without a reply. If none is registered, the MAD
  * layer answers a MAD that came in by a QP as unsupported itself.
  *
+ * SMPs for the SMA pass the port's M_Key check first (mkey.c); one that
+ * fails is consumed without an answer. A TrapRepress, the SM's answer to
+ * one of the port's traps, is consumed too: rvtsw sends each trap once,
+ * so there is nothing to stop (trap.c).
+ *
  * The hop pointer and paths of a directed-route SMP are the MAD layer's
  * business (the SMI, IBTA 14.2.2); the SMA only sets the response's
  * direction bit.
@@ -45,12 +50,25 @@ static bool rvtsw_mad_is_ours(const struct ib_mad_hdr *hdr)
 	       hdr->mgmt_class == IB_MGMT_CLASS_PERF_MGMT;
 }
 
+/* A request the SMA answers, under M_Key protection: SMInfo is the SM's. */
+static bool rvtsw_mad_is_for_sma(const struct ib_mad_hdr *hdr)
+{
+	return rvtsw_mad_is_smp(hdr) &&
+	       hdr->base_version == IB_MGMT_BASE_VERSION &&
+	       (hdr->method == IB_MGMT_METHOD_GET ||
+		hdr->method == IB_MGMT_METHOD_SET ||
+		hdr->method == IB_MGMT_METHOD_TRAP_REPRESS) &&
+	       hdr->attr_id != IB_SMP_ATTR_SM_INFO;
+}
+
 /*
  * An SMP for the SMA (sma.c answers Gets, sma_set.c carries out Sets). A
- * request that fails gets its response with no data.
+ * request that fails gets its response with no data; @mkey says whether
+ * a PortInfo it reads shows its M_Key.
  */
 static bool rvtsw_mad_smp(struct rvtsw_dev *dev, u32 port_num,
-			  struct ib_smp *smp, __be16 *status)
+			  struct ib_smp *smp, enum rvtsw_mkey mkey,
+			  __be16 *status)
 {
 	bool answered;
 
@@ -60,6 +78,9 @@ static bool rvtsw_mad_smp(struct rvtsw_dev *dev, u32 port_num,
 		answered = rvtsw_sma_get(dev, port_num, smp, status);
 	if (answered && *status)
 		memset(smp->data, 0, sizeof(smp->data));
+	else if (answered && mkey == RVTSW_MKEY_HIDE &&
+		 smp->attr_id == IB_SMP_ATTR_PORT_INFO)
+		((struct ib_port_info *)smp->data)->mkey = 0;
 	return answered;
 }
 
@@ -94,7 +115,8 @@ void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status)
 /**
  * rvtsw_process_mad - answer a MAD addressed to the HCA's own agents
  * @ibdev: the IB device
- * @mad_flags: IB_MAD_IGNORE_* flags; rvtsw enforces no M_Key, so none matter
+ * @mad_flags: IB_MAD_IGNORE_* flags; IB_MAD_IGNORE_MKEY skips the M_Key
+ *	       check
  * @port_num: the port the MAD arrived on, or that sysfs asks about
  * @in_wc: the MAD's receive completion, or NULL (sysfs, local SMPs)
  * @in_grh: its GRH, or NULL; unused
@@ -106,8 +128,10 @@ void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status)
  *
  * Context: process context; does not sleep.
  * Return: IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_REPLY with the response
- * in @out for a request the SMA or the PMA answers; IB_MAD_RESULT_SUCCESS
- * alone for any other MAD, which the MAD layer then gives to its agents.
+ * in @out for a request the SMA or the PMA answers;
+ * IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_CONSUMED for an SMP the M_Key
+ * check refused, or a TrapRepress; IB_MAD_RESULT_SUCCESS alone for any
+ * other MAD, which the MAD layer then gives to its agents.
  */
 int rvtsw_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
@@ -115,9 +139,18 @@ int rvtsw_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		      size_t *out_mad_size, u16 *out_mad_pkey_index)
 {
 	struct rvtsw_dev *dev = rdi_to_rvtsw(ib_to_rvt(ibdev));
+	enum rvtsw_mkey mkey = RVTSW_MKEY_OK;
 	__be16 status = 0;
 	bool answered;
 
+	if (rvtsw_mad_is_for_sma(&in->mad_hdr)) {
+		mkey = rvtsw_mkey_check(&dev->ports[port_num - 1],
+					(const struct ib_smp *)in, mad_flags,
+					in_wc ? in_wc->slid : 0);
+		if (mkey == RVTSW_MKEY_REFUSED ||
+		    in->mad_hdr.method == IB_MGMT_METHOD_TRAP_REPRESS)
+			return IB_MAD_RESULT_SUCCESS | IB_MAD_RESULT_CONSUMED;
+	}
 	if (!rvtsw_mad_is_ours(&in->mad_hdr) || *out_mad_size < sizeof(*out))
 		return IB_MAD_RESULT_SUCCESS;
 	memcpy(out, in, sizeof(*out));
@@ -126,7 +159,7 @@ int rvtsw_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		answered = true;
 	} else if (rvtsw_mad_is_smp(&in->mad_hdr)) {
 		answered = rvtsw_mad_smp(dev, port_num, (struct ib_smp *)out,
-					 &status);
+					 mkey, &status);
 	} else {
 		answered = rvtsw_mad_pma(dev, (struct ib_pma_mad *)out,
 					 &status);

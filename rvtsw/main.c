@@ -302,6 +302,7 @@ static void rvtsw_remove_devices(void)
 			continue;
 		rvtsw_debugfs_remove(dev);
 		rvtsw_switch_detach(dev);
+		rvtsw_trap_stop(dev);
 		rvt_unregister_device(&dev->rdi);
 		rvtsw_free(dev);
 		rvtsw_devs[unit] = NULL;
@@ -347,6 +348,7 @@ static int rvtsw_check_params(void)
 static void rvtsw_cleanup(void)
 {
 	rvtsw_remove_devices();
+	rvtsw_trap_switch_stop(rvtsw_switch());
 	rvtsw_switch_exit();
 	rvtsw_debugfs_exit();
 	rvtsw_qp_exit();
@@ -367,6 +369,7 @@ static int __init rvtsw_init(void)
 		pci_dev_put(rvtsw_parent);
 		return ret;
 	}
+	rvtsw_trap_switch_init(rvtsw_switch());
 	ret = rvtsw_qp_init();
 	if (ret) {
 		rvtsw_switch_exit();

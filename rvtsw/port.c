@@ -149,13 +149,14 @@ int rvtsw_shut_down_port(struct rvt_dev_info *rdi, u32 port_num)
  * @rdi: the device
  * @port_num: 1-based port number
  *
- * A real port would send a trap to the subnet manager; rvtsw has none to
- * tell, and the new mask is already visible through query_port.
+ * The new mask is already the port's (rdmavt set it); the SM hears of it
+ * by trap 144, and reads it again.
  *
  * Context: process context.
  */
 void rvtsw_cap_mask_chg(struct rvt_dev_info *rdi, u32 port_num)
 {
+	rvtsw_trap_cap_mask(rvtsw_port(rdi, port_num));
 }
 
 /**
@@ -164,7 +165,8 @@ void rvtsw_cap_mask_chg(struct rvt_dev_info *rdi, u32 port_num)
  * @mask: IB_DEVICE_MODIFY_* bits
  * @modify: the new values
  *
- * Every rdmavt core requires the driver to provide this verb.
+ * Every rdmavt core requires the driver to provide this verb. Each port
+ * tells its SM of a new description by trap 144.
  *
  * Context: process context.
  * Return: 0, or -EOPNOTSUPP for anything but the node description.
@@ -174,9 +176,11 @@ int rvtsw_modify_device(struct ib_device *ibdev, int mask,
 {
 	if (mask & ~IB_DEVICE_MODIFY_NODE_DESC)
 		return -EOPNOTSUPP;
-	if (mask & IB_DEVICE_MODIFY_NODE_DESC)
+	if (mask & IB_DEVICE_MODIFY_NODE_DESC) {
 		memcpy(ibdev->node_desc, modify->node_desc,
 		       IB_DEVICE_NODE_DESC_MAX);
+		rvtsw_trap_node_desc(rdi_to_rvtsw(ib_to_rvt(ibdev)));
+	}
 	return 0;
 }
 

@@ -139,6 +139,8 @@ struct rvtsw_port {
  * @parent: PCI device reported by get_pci_dev(), or NULL; rdmavt cores
  *	    that print through it need one
  * @debugfs: the device's debugfs directory, while registered
+ * @traps_stopped: set before unregistration: no port sends a trap any
+ *		   more; read under rcu_read_lock() (trap.c)
  * @ports: the ports, dparms.nports of them
  */
 struct rvtsw_dev {
@@ -146,6 +148,7 @@ struct rvtsw_dev {
 	unsigned int unit;
 	struct pci_dev *parent;
 	struct dentry *debugfs;
+	bool traps_stopped;
 	struct rvtsw_port ports[];
 };
 
@@ -173,6 +176,8 @@ struct rvtsw_dev {
  * @mft: MulticastForwardingTable: for each position, each multicast LID's
  *	 port mask
  * @link: the HCA port at the other end of each external port; RCU
+ * @trap_work: sends trap 128 when PortStateChange becomes set (trap.c)
+ * @trap_tid: the last trap's transaction ID; @trap_work's alone
  */
 struct rvtsw_switch {
 	spinlock_t lock; /* serializes the SMA's writes, and link changes */
@@ -191,6 +196,8 @@ struct rvtsw_switch {
 	u8 lft[RVTSW_LFT_CAP];
 	u16 mft[RVTSW_MFT_POSITIONS][RVTSW_MFT_CAP];
 	struct rvtsw_port __rcu *link[RVTSW_SW_MAX_PORTS + 1];
+	struct work_struct trap_work;
+	u64 trap_tid;
 };
 
 /**
@@ -313,6 +320,8 @@ bool rvtsw_switch_lr_smp(struct rvtsw_switch *sw, struct ib_smp *smp, u8 in);
 
 /* ud.c */
 enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe);
+void rvtsw_ud_from_switch(struct rvtsw_switch *sw, const struct ib_smp *smp,
+			  u16 slid, u16 dlid);
 
 /* stats.c */
 struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -346,6 +355,26 @@ __be16 rvtsw_sma_check_link_set(const struct ib_port_info *pi, u8 *state,
 				u8 *phys);
 __be16 rvtsw_sma_get_vl_arb(struct ib_smp *smp);
 __be16 rvtsw_sma_bad_field(void);
+
+/* mkey.c */
+enum rvtsw_mkey {
+	RVTSW_MKEY_OK,		/* answer the SMP */
+	RVTSW_MKEY_HIDE,	/* answer it, PortInfo's M_Key read as 0 */
+	RVTSW_MKEY_REFUSED,	/* drop it: a violation */
+};
+
+enum rvtsw_mkey rvtsw_mkey_check(struct rvtsw_port *port,
+				 const struct ib_smp *smp, int mad_flags,
+				 u16 slid);
+
+/* trap.c */
+void rvtsw_trap_cap_mask(struct rvtsw_port *port);
+void rvtsw_trap_node_desc(struct rvtsw_dev *dev);
+void rvtsw_trap_bad_mkey(struct rvtsw_port *port, const struct ib_smp *smp,
+			 u16 slid);
+void rvtsw_trap_stop(struct rvtsw_dev *dev);
+void rvtsw_trap_switch_init(struct rvtsw_switch *sw);
+void rvtsw_trap_switch_stop(struct rvtsw_switch *sw);
 
 /* pma.c */
 bool rvtsw_pma_get(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,

@@ -512,6 +512,9 @@ static void rvtsw_ud_to_switch(const struct rvtsw_datagram *dg)
 		return;
 	}
 	rvtsw_dg_copy_out(dg, &smp, sizeof(smp));
+	/* The SM represses a trap of the switch's, sent once: nothing to do. */
+	if (smp.method == IB_MGMT_METHOD_TRAP_REPRESS)
+		return;
 	if (!rvtsw_switch_lr_smp(sw, &smp, dg->sport->sw_port)) {
 		rvtsw_count(dg->sport, RVTSW_CNT_DROP_NO_QP);
 		return;
@@ -519,6 +522,31 @@ static void rvtsw_ud_to_switch(const struct rvtsw_datagram *dg)
 	rvtsw_dg_init_smp(&out, dg->sport, &smp, READ_ONCE(sw->lid), dg->slid);
 	rvtsw_ud_to_port(&out, rvtsw_switch_link(sw,
 						 rvtsw_switch_lft(sw, dg->slid)));
+}
+
+/**
+ * rvtsw_ud_from_switch - an SMP the switch sends on its own, a trap
+ * @sw: the switch
+ * @smp: the SMP, LID-routed
+ * @slid: the switch's LID
+ * @dlid: the destination, by the switch's LFT
+ *
+ * Context: process context, no lock held.
+ */
+void rvtsw_ud_from_switch(struct rvtsw_switch *sw, const struct ib_smp *smp,
+			  u16 slid, u16 dlid)
+{
+	struct rvtsw_datagram dg;
+	struct rvtsw_port *dport;
+
+	rcu_read_lock();
+	dport = rvtsw_switch_link(sw, rvtsw_switch_lft(sw, dlid));
+	/* No port there: lost, as on a wire; no sender to count it. */
+	if (dport) {
+		rvtsw_dg_init_smp(&dg, NULL, smp, slid, dlid);
+		rvtsw_ud_to_port(&dg, dport);
+	}
+	rcu_read_unlock();
 }
 
 static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg)
