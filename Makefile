@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 #
 # Out-of-tree build of rdmavt.ko and rvtsw/rvtsw.ko, plus the project's
-# front door: `make demo` and `make check`.
+# front door: `make demo`, `make demo-fabric` and `make check`.
 
 REPO := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 KVER ?= $(shell cat $(REPO)/tools/pinned-kernel)
@@ -12,7 +12,8 @@ INSTALL_MOD_DIR ?= updates
 # on the command line as usual.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 
-.PHONY: all modules tests clean install setup check check-debug demo bench man style
+.PHONY: all modules tests clean install setup check check-debug demo \
+	demo-fabric bench man style
 
 all: modules
 
@@ -55,6 +56,11 @@ check-debug:
 
 demo: setup
 	$(REPO)/tools/demo.sh
+
+# The managed fabric: OpenSM brings rvtsw's switch and ports up; the
+# diags, IPoIB and rping over it.
+demo-fabric: setup
+	$(REPO)/tools/demo.sh fabric
 
 # The chart wants matplotlib, which nothing else needs.
 bench:

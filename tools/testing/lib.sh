@@ -420,3 +420,40 @@ hw_counter() {
 sysfs_lid() {
 	echo $(($(<"$SYS/$1/ports/$2/lid")))
 }
+
+# ---- IPoIB in network namespaces (78-opensm, make demo-fabric) ----
+
+# netdev_of DEVICE/PORT: the IPoIB interface of the port: its hardware
+# address ends with the port's GUID.
+netdev_of() {
+	local guid n
+	guid=$(port_guid "${1%/*}" "${1#*/}")
+	guid=$(sed 's/../&:/g; s/:$//' <<<"${guid#0x}")
+	for n in /sys/class/net/*; do
+		[[ $(<"$n/address") != *"$guid" ]] || { basename "$n"; return; }
+	done
+	return 1
+}
+
+# netns_with_port NS DEVICE/PORT ADDR: a new network namespace NS that
+# holds the port's IPoIB interface, up, with ADDR/24. Two ports of one
+# host reach each other over the fabric only from namespaces of their
+# own: in one, the kernel would answer from its local table.
+netns_with_port() {
+	local ns=$1 dev
+	dev=$(netdev_of "$2") || { echo "$2: no IPoIB interface"; return 1; }
+	echo "$2: $dev in $ns, $3"
+	ip netns add "$ns" && ip link set "$dev" netns "$ns" &&
+		ip -n "$ns" addr add "$3/24" dev "$dev" &&
+		ip -n "$ns" link set "$dev" up
+}
+
+# netns_release NS: NS's interfaces back to the first namespace, NS
+# deleted.
+netns_release() {
+	local n
+	for n in $(ip -n "$1" -br link | awk '$1 != "lo" {print $1}'); do
+		ip -n "$1" link set "$n" netns 1 || return
+	done
+	ip netns del "$1"
+}

@@ -7,9 +7,10 @@
 # at a switch port (INIT, ARMED, ACTIVE, DOWN and back to INIT; disable,
 # enable), forbidden moves and fields are refused and change nothing.
 # Then, on a fresh load, OpenSM: every port ACTIVE with its own LID, the
-# switch's LFT by the SM, the fabric in ibnetdiscover and the SA's
-# records, UD between devices; IPoIB in two network namespaces (ping),
-# the broadcast group's joins in the MFT; rdma_cm over it (rping,
+# switch's LFT by the SM, the fabric in ibnetdiscover, every link in
+# iblinkinfo, the SA's records, UD between devices; IPoIB in two network
+# namespaces (ping), perfquery by LID counting the pings, the broadcast
+# group's joins in the MFT; rdma_cm over it (rping,
 # ucmatose, udaddy, mckey, ib_send_bw -R, ib_write_lat -R); a switch port
 # disabled and enabled again is swept again and comes back ACTIVE.
 #
@@ -19,7 +20,7 @@
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-plan 21
+plan 23
 
 CA0=rvtsw_0
 CA1=rvtsw_1
@@ -266,6 +267,34 @@ netdiscover() {
 	return "$rc"
 }
 
+# links: iblinkinfo -l's lines, one link each, as "GUID LID PORT STATE
+# PHYS PEER_GUID PEER_LID PEER_PORT" (port GUIDs, decimal LIDs).
+links() {
+	sed -nE 's/^(0x[0-9a-f]+) "[^"]*" +([0-9]+) +([0-9]+)\[[^]]*\] ==\(.* ([A-Za-z]+)\/ *([A-Za-z]+)\)==> +(0x[0-9a-f]+) +([0-9]+) +([0-9]+)\[.*/\1 \2 \3 \4 \5 \6 \7 \8/p'
+}
+
+# iblinkinfo, from the other device: switch port N (1-4) Active and
+# LinkUp, linked to the Nth HCA port (its GUID, SM-given LID and number),
+# that port linked back to switch port N; and no other link.
+linkinfo() {
+	local out got i p end want rc=0 sw
+	sw=$(switch_lid)
+	out=$(iblinkinfo -C "$CA1" -P 2 -l) || { echo "$out"; return 1; }
+	echo "$out"
+	got=$(links <<<"$out")
+	for i in 0 1 2 3; do
+		p=${HCA_PORTS[i]}
+		end="$(port_guid "${p%/*}" "${p#*/}") $(lid "$p") ${p#*/}"
+		for want in "$SW_GUID $sw $((i + 1)) Active LinkUp $end" \
+			    "$end Active LinkUp $SW_GUID $sw $((i + 1))"; do
+			grep -qFx "$want" <<<"$got" ||
+				{ echo "no link: $want"; rc=1; }
+		done
+	done
+	expect links "$(grep -c . <<<"$got")" 8 || rc=1
+	return "$rc"
+}
+
 # The SA answers: a NodeRecord for each HCA port's LID names its node,
 # and one for the switch's.
 sa_records() {
@@ -281,31 +310,11 @@ sa_records() {
 	return "$rc"
 }
 
-# netdev_of DEVICE/PORT: the IPoIB interface of the port: its hardware
-# address ends with the port's GUID.
-netdev_of() {
-	local guid n
-	guid=$(port_guid "${1%/*}" "${1#*/}")
-	guid=$(sed 's/../&:/g; s/:$//' <<<"${guid#0x}")
-	for n in /sys/class/net/*; do
-		[[ $(<"$n/address") != *"$guid" ]] || { basename "$n"; return; }
-	done
-	return 1
-}
-
 # IPoIB on rvtsw_0's two ports, each in a namespace of its own.
 ipoib_up() {
-	local a b
-	modprobe ib_ipoib || return
-	wait_for 50 netdev_of "$CA0/2" || return
-	a=$(netdev_of "$CA0/1") && b=$(netdev_of "$CA0/2") || return
-	echo "$CA0/1: $a in $NS_A, $CA0/2: $b in $NS_B"
-	ip netns add "$NS_A" && ip netns add "$NS_B" &&
-		ip link set "$a" netns "$NS_A" &&
-		ip link set "$b" netns "$NS_B" &&
-		ip -n "$NS_A" addr add "$ADDR_A/24" dev "$a" &&
-		ip -n "$NS_B" addr add "$ADDR_B/24" dev "$b" &&
-		ip -n "$NS_A" link set "$a" up && ip -n "$NS_B" link set "$b" up
+	modprobe ib_ipoib && wait_for 50 netdev_of "$CA0/2" &&
+		netns_with_port "$NS_A" "$CA0/1" "$ADDR_A" &&
+		netns_with_port "$NS_B" "$CA0/2" "$ADDR_B"
 }
 
 in_a() { ip netns exec "$NS_A" "$@"; }
@@ -319,6 +328,35 @@ ipoib_ping() {
 	out=$(in_a ping -c 3 -W 5 "$ADDR_B")
 	echo "$out"
 	grep -q " 3 received" <<<"$out"
+}
+
+# perf_pkts DEVICE/PORT: "XMIT RCV", the port's PortXmitPkts and
+# PortRcvPkts, asked from rvtsw_1 port 2 by the port's LID: the query and
+# its answer cross the switch by the SM's LFT.
+perf_pkts() {
+	local out l
+	l=$(lid "$1")
+	out=$(perfquery -C "$CA1" -P 2 "$l" "${1#*/}") || { echo "$out"; return 1; }
+	grep -q "^# Port counters: Lid $l port ${1#*/} " <<<"$out" ||
+		{ echo "$out"; return 1; }
+	echo "$(field PortXmitPkts <<<"$out") $(field PortRcvPkts <<<"$out")"
+}
+
+# Twenty pings from namespace A to B: rvtsw_0 port 2, B's, received each
+# request and sent each reply, so perfquery sees both its packet
+# counters grow by twenty at least (IPoIB's own traffic and perfquery's
+# MADs may add a few).
+perfquery_counts_ping() {
+	local before after out n=20 x0 r0 x1 r1
+	before=$(perf_pkts "$CA0/2") || { echo "$before"; return 1; }
+	out=$(in_a ping -c "$n" -i 0.2 -W 5 "$ADDR_B")
+	echo "$out"
+	grep -q " $n received" <<<"$out" || return
+	after=$(perf_pkts "$CA0/2") || { echo "$after"; return 1; }
+	read -r x0 r0 <<<"$before"
+	read -r x1 r1 <<<"$after"
+	echo "$CA0/2: PortXmitPkts $x0 -> $x1, PortRcvPkts $r0 -> $r1"
+	((x1 - x0 >= n && r1 - r0 >= n))
 }
 
 # Both IPoIB ports joined the broadcast group: the SA has it and the
@@ -418,15 +456,8 @@ resweep() {
 
 # Back to one namespace, IPoIB and the SM gone, rvtsw unloaded.
 teardown() {
-	local n
-	for n in $(ip -n "$NS_A" -br link | awk '$1 != "lo" {print $1}'); do
-		ip -n "$NS_A" link set "$n" netns 1
-	done
-	for n in $(ip -n "$NS_B" -br link | awk '$1 != "lo" {print $1}'); do
-		ip -n "$NS_B" link set "$n" netns 1
-	done
-	ip netns del "$NS_A" && ip netns del "$NS_B" || return
-	stop_opensm && modprobe -r ib_ipoib && unload_all
+	netns_release "$NS_A" && netns_release "$NS_B" &&
+		stop_opensm && modprobe -r ib_ipoib && unload_all
 }
 
 step build build
@@ -441,10 +472,12 @@ t opensm-subnet-up start_opensm
 t lids-assigned lids_assigned
 t lft-by-sm lft_by_sm
 t ibnetdiscover-managed netdiscover
+t iblinkinfo-managed linkinfo
 t saquery-records sa_records
 t ud-across-devices pingpong ibv_ud_pingpong "$CA0:1" "$CA1:2"
 step ipoib ipoib_up
 t ipoib-ping-netns ipoib_ping
+t perfquery-counts-ping perfquery_counts_ping
 t broadcast-in-mft broadcast_in_mft
 t rping rping_test
 t ucmatose ucmatose_test
