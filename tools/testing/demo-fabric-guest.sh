@@ -33,24 +33,13 @@ section() {
 	exit 1
 }
 
-# port_is DEVICE/PORT STATE: sysfs says the port is in STATE (INIT, ACTIVE...).
-port_is() {
-	local s
-	s=$(<"$SYS/${1%/*}/ports/${1#*/}/state")
-	[[ ${s#*: } == "$2" ]]
-}
-
 # every_port STATE: each HCA port is in STATE.
 every_port() {
-	local p
-	for p in "${PORTS[@]}"; do
-		port_is "$p" "$1" || return
-	done
+	ports_are "$1" "${PORTS[@]}"
 }
 
 load() {
-	modprobe ib_umad && load_rvtsw devices=2 ports=2 managed=1 &&
-		wait_for 50 test -e "$SYS/$CA1/ports/2/lid" || return
+	load_managed || return
 	lsmod | grep -E '^(rvtsw|rdmavt|ib_umad|ib_uverbs|ib_core) '
 	echo "rvtsw managed=$(</sys/module/rvtsw/parameters/managed)"
 }

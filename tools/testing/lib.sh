@@ -421,6 +421,38 @@ sysfs_lid() {
 	echo $(($(<"$SYS/$1/ports/$2/lid")))
 }
 
+# ---- a managed fabric (78-opensm, 79-traps, make demo-fabric) ----
+
+# port_state DEVICE/PORT: the port's state as sysfs says it (ACTIVE,
+# INIT...).
+port_state() {
+	local s
+	s=$(<"$SYS/${1%/*}/ports/${1#*/}/state")
+	echo "${s#*: }"
+}
+
+# port_is DEVICE/PORT STATE: the port is in STATE.
+port_is() {
+	[[ $(port_state "$1") == "$2" ]]
+}
+
+# ports_are STATE DEVICE/PORT...: every port given is in STATE.
+ports_are() {
+	local p
+	for p in "${@:2}"; do
+		port_is "$p" "$1" || return
+	done
+}
+
+# load_managed: rdmavt and rvtsw as a managed fabric of two devices of
+# two ports (HCA ports on switch ports 1-4), and ib_umad for the SM and
+# the diags.
+load_managed() {
+	modprobe ib_umad &&
+		load_rvtsw devices=2 ports=2 managed=1 &&
+		wait_for 50 test -e "$SYS/rvtsw_1/ports/2/lid"
+}
+
 # ---- IPoIB in network namespaces (78-opensm, make demo-fabric) ----
 
 # netdev_of DEVICE/PORT: the IPoIB interface of the port: its hardware

@@ -51,13 +51,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# state DEVICE/PORT: the port's state as sysfs says it (ACTIVE, INIT...).
-state() {
-	local s
-	s=$(<"$SYS/${1%/*}/ports/${1#*/}/state")
-	echo "${s#*: }"
-}
-
 # phys DEVICE/PORT: its physical state (LinkUp, Polling, Disabled).
 phys() {
 	local s
@@ -71,21 +64,12 @@ lid() {
 }
 
 all_active() {
-	local p
-	for p in "${HCA_PORTS[@]}"; do
-		[[ $(state "$p") == ACTIVE ]] || return
-	done
+	ports_are ACTIVE "${HCA_PORTS[@]}"
 }
 
 build() {
 	cc -O2 -Wall -Wextra -Werror -o "$WORK/smp_table" \
 		"$TESTING_DIR/progs/smp_table.c" -libmad -libumad
-}
-
-load_managed() {
-	modprobe ib_umad &&
-		load_rvtsw devices=2 ports=2 managed=1 &&
-		wait_for 50 test -e "$SYS/$CA1/ports/2/lid"
 }
 
 # sw_portinfo PORT: the switch's PortInfo of PORT, one hop from rvtsw_0.
@@ -98,7 +82,7 @@ sw_portinfo() {
 fresh() {
 	local p out rc=0
 	for p in "${HCA_PORTS[@]}"; do
-		expect "$p state" "$(state "$p")" INIT || rc=1
+		expect "$p state" "$(port_state "$p")" INIT || rc=1
 		expect "$p phys" "$(phys "$p")" LinkUp || rc=1
 		expect "$p lid" "$(lid "$p")" 0 || rc=1
 	done
@@ -138,13 +122,9 @@ ibp() {
 	ibportstate -C "${1%/*}" -P "${1#*/}" -D 0 "${1#*/}" "${@:2}" 2>&1
 }
 
-is_state() {
-	[[ $(state "$1") == "$2" ]]
-}
-
 # expect_state DEVICE/PORT STATE: the port is in STATE now.
 expect_state() {
-	expect "$1" "$(state "$1")" "$2"
+	expect "$1" "$(port_state "$1")" "$2"
 }
 
 # An HCA's port: ACTIVE is refused from INIT; ARMED, then ACTIVE; DOWN
@@ -441,8 +421,8 @@ perftest_cm() {
 }
 
 # Switch port 3 disabled, LID-routed: its HCA port goes DOWN; enabled
-# again, the SM sees the PortStateChange at its next sweep and brings the
-# port back ACTIVE, with its LID.
+# again, the SM hears of it (the switch's trap 128, or PortStateChange at
+# its next sweep) and brings the port back ACTIVE, with its LID.
 resweep() {
 	local p=$CA1/1 was
 	was=$(lid "$p")
@@ -450,7 +430,7 @@ resweep() {
 	expect_state "$p" DOWN || return
 	ibportstate -C "$CA0" -P 1 "$(switch_lid)" 3 enable >/dev/null || return
 	expect_state "$p" INIT || return
-	wait_for 600 is_state "$p" ACTIVE
+	wait_for 600 port_is "$p" ACTIVE
 	expect_state "$p" ACTIVE && expect "$p lid" "$(lid "$p")" "$was"
 }
 

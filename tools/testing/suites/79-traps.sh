@@ -42,26 +42,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# state DEVICE/PORT: the port's state as sysfs says it (ACTIVE, INIT...).
-state() {
-	local s
-	s=$(<"$SYS/${1%/*}/ports/${1#*/}/state")
-	echo "${s#*: }"
-}
-
-is_state() {
-	[[ $(state "$1") == "$2" ]]
-}
-
 lid() {
 	sysfs_lid "${1%/*}" "${1#*/}"
 }
 
 all_active() {
-	local p
-	for p in "${HCA_PORTS[@]}"; do
-		is_state "$p" ACTIVE || return
-	done
+	ports_are ACTIVE "${HCA_PORTS[@]}"
 }
 
 no_opensm() {
@@ -71,12 +57,6 @@ no_opensm() {
 stop_opensm() {
 	pkill -x opensm
 	wait_for 100 no_opensm
-}
-
-load_managed() {
-	modprobe ib_umad &&
-		load_rvtsw devices=2 ports=2 managed=1 &&
-		wait_for 50 test -e "$SYS/$CA1/ports/2/lid"
 }
 
 # start_opensm [CONFIG LINE...]: OpenSM on rvtsw_0 port 1, with no
@@ -155,7 +135,7 @@ trap128_down() {
 	sw=$(sw_lid)
 	before=$(traps 128 "$sw")
 	ibportstate -C "$CA0" -P 1 "$sw" 4 disable >/dev/null || return
-	is_state "$p" DOWN || { echo "$p: $(state "$p")"; return 1; }
+	port_is "$p" DOWN || { echo "$p: $(port_state "$p")"; return 1; }
 	wait_trap 128 "$sw" "$before" || { echo "no trap 128 from $sw"; return 1; }
 	within 60 state_change_cleared ||
 		{ echo "PortStateChange still $(sw_state_change)"; return 1; }
@@ -169,7 +149,7 @@ trap128_up() {
 	before=$(traps 128 "$sw")
 	ibportstate -C "$CA0" -P 1 "$sw" 4 enable >/dev/null || return
 	wait_trap 128 "$sw" "$before" || { echo "no trap 128 from $sw"; return 1; }
-	within 60 is_state "$p" ACTIVE || { echo "$p: $(state "$p")"; return 1; }
+	within 60 port_is "$p" ACTIVE || { echo "$p: $(port_state "$p")"; return 1; }
 	echo "$p: ACTIVE, LID $(lid "$p")"
 }
 
