@@ -1,7 +1,9 @@
 """Run rdma-core's pyverbs test suite against one device and count.
 
-Usage: pyverbs_suite.py TESTS_DIR DEVICE LABEL [SUITE_OPTION...]
+Usage: pyverbs_suite.py TESTS_DIR DEVICE LABEL [--only MODULE] [SUITE_OPTION...]
 
+--only MODULE runs only the tests of that test file (e.g. test_rdmacm);
+every file is still imported, as the suite's __init__.py does.
 SUITE_OPTIONs go to the suite's own argument parser (e.g. --gid 1).
 TESTS_DIR holds the suite, uncompressed (Debian ships it gzipped under
 /usr/share/doc/rdma-core/tests). Prints every test with its outcome, the
@@ -85,6 +87,35 @@ class RecordingResult(unittest.TextTestResult):
         super().addSkip(test, reason)
 
 
+def only_option(options):
+    """Take --only MODULE out of OPTIONS: (MODULE or None, the rest)."""
+    if "--only" not in options:
+        return None, options
+    i = options.index("--only")
+    if i + 1 >= len(options):
+        sys.exit("--only needs a test module's name")
+    return options[i + 1], options[:i] + options[i + 2:]
+
+
+def flatten(suite):
+    """Every test case of a (nested) unittest suite."""
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from flatten(item)
+        else:
+            yield item
+
+
+def only_module(suite, module):
+    """The tests of SUITE that the test file MODULE defines; none is an
+    error, not an empty run that would pass."""
+    prefix = f"tests.{module}."
+    kept = [test for test in flatten(suite) if test.id().startswith(prefix)]
+    if not kept:
+        sys.exit(f"no test of {module} in the suite")
+    return unittest.TestSuite(kept)
+
+
 def load_suite(tests_dir, device, options):
     sys.path.insert(0, tests_dir)
     # The suite's own argument parser reads sys.argv (as run_tests.py).
@@ -126,7 +157,10 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     tests_dir, device, label = sys.argv[1:4]
-    suite = load_suite(os.path.abspath(tests_dir), device, sys.argv[4:])
+    module, options = only_option(sys.argv[4:])
+    suite = load_suite(os.path.abspath(tests_dir), device, options)
+    if module:
+        suite = only_module(suite, module)
     runner = unittest.TextTestRunner(stream=sys.stdout, verbosity=2,
                                      resultclass=RecordingResult)
     result = runner.run(suite)
