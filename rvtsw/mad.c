@@ -93,26 +93,6 @@ static bool rvtsw_mad_pma(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,
 }
 
 /**
- * rvtsw_mad_make_reply - turn a copy of a request into its response
- * @out: the copy
- * @status: the response's MAD status
- *
- * The method becomes GetResp; a directed-route response carries the
- * direction bit (IBTA 14.2.2.2).
- *
- * Context: any.
- */
-void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status)
-{
-	struct ib_mad_hdr *hdr = &out->mad_hdr;
-
-	hdr->method = IB_MGMT_METHOD_GET_RESP;
-	if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
-		status |= IB_SMP_DIRECTION;
-	hdr->status = status;
-}
-
-/**
  * rvtsw_process_mad - answer a MAD addressed to the HCA's own agents
  * @ibdev: the IB device
  * @mad_flags: IB_MAD_IGNORE_* flags; IB_MAD_IGNORE_MKEY skips the M_Key

@@ -267,6 +267,28 @@ static inline bool rvtsw_port_owns_lid(const struct rvtsw_port *port, u16 lid)
 	return own && (lid & ~((1U << RVTSW_LMC) - 1)) == own;
 }
 
+/**
+ * rvtsw_mad_make_reply - turn a copy of a request into its response
+ * @out: the copy
+ * @status: the response's MAD status
+ *
+ * The method becomes GetResp; a directed-route response carries the
+ * direction bit (IBTA 14.2.2.2).
+ *
+ * Shared by the HCAs' SMA and PMA (mad.c) and the switch's SMA.
+ *
+ * Context: any.
+ */
+static inline void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status)
+{
+	struct ib_mad_hdr *hdr = &out->mad_hdr;
+
+	hdr->method = IB_MGMT_METHOD_GET_RESP;
+	if (hdr->mgmt_class == IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
+		status |= IB_SMP_DIRECTION;
+	hdr->status = status;
+}
+
 /* port.c */
 int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2,
 		    bool managed);
@@ -335,7 +357,6 @@ int rvtsw_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		      const struct ib_wc *in_wc, const struct ib_grh *in_grh,
 		      const struct ib_mad *in, struct ib_mad *out,
 		      size_t *out_mad_size, u16 *out_mad_pkey_index);
-void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status);
 
 /* sma.c */
 bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
