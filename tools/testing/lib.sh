@@ -444,6 +444,28 @@ ports_are() {
 	done
 }
 
+# port_lid DEVICE/PORT: the port's LID, in decimal.
+port_lid() {
+	sysfs_lid "${1%/*}" "${1#*/}"
+}
+
+# switch_lid: the switch's LID as the SM set it (port 0's PortInfo, one
+# hop from rvtsw_0 port 1).
+switch_lid() {
+	smpquery -C rvtsw_0 -P 1 -D portinfo 0,1 0 | field Lid
+}
+
+no_opensm() {
+	! pgrep -x opensm
+}
+
+# kill_opensm: every OpenSM gone (they run in tests' subshells, so are
+# found by name).
+kill_opensm() {
+	pkill -x opensm
+	wait_for 100 no_opensm
+}
+
 # load_managed: rdmavt and rvtsw as a managed fabric of two devices of
 # two ports (HCA ports on switch ports 1-4), and ib_umad for the SM and
 # the diags.

@@ -33,16 +33,6 @@ NS_B=rvt78b
 ADDR_A=10.78.0.1
 ADDR_B=10.78.0.2
 
-# OpenSM runs in the background of a test's subshell: found by name.
-no_opensm() {
-	! pgrep -x opensm
-}
-
-stop_opensm() {
-	pkill -x opensm
-	wait_for 100 no_opensm
-}
-
 cleanup() {
 	pkill -x opensm
 	ip netns del "$NS_A" 2>/dev/null
@@ -56,11 +46,6 @@ phys() {
 	local s
 	s=$(<"$SYS/${1%/*}/ports/${1#*/}/phys_state")
 	echo "${s#*: }"
-}
-
-# lid DEVICE/PORT: its LID, in decimal.
-lid() {
-	sysfs_lid "${1%/*}" "${1#*/}"
 }
 
 all_active() {
@@ -84,7 +69,7 @@ fresh() {
 	for p in "${HCA_PORTS[@]}"; do
 		expect "$p state" "$(port_state "$p")" INIT || rc=1
 		expect "$p phys" "$(phys "$p")" LinkUp || rc=1
-		expect "$p lid" "$(lid "$p")" 0 || rc=1
+		expect "$p lid" "$(port_lid "$p")" 0 || rc=1
 	done
 	out=$(smpquery -C "$CA0" -P 1 -D switchinfo 0,1) || return
 	expect_fields "$out" LinearFdbTop=0 StateChange=1 || rc=1
@@ -137,7 +122,7 @@ hca_state_machine() {
 	ibp "$p" active >/dev/null && expect_state "$p" ACTIVE || return
 	ibp "$p" down >/dev/null && expect_state "$p" INIT || return
 	expect "$p phys" "$(phys "$p")" LinkUp || return
-	ibp "$p" lid 0x30 >/dev/null && expect "$p lid" "$(lid "$p")" 48
+	ibp "$p" lid 0x30 >/dev/null && expect "$p lid" "$(port_lid "$p")" 48
 }
 
 # A Set with a field the port cannot take (an LMC: every rvtsw port has
@@ -150,7 +135,7 @@ set_refused_whole() {
 		return 1
 	fi
 	grep -i "failed" <<<"$out"
-	expect "$p lid" "$(lid "$p")" 48
+	expect "$p lid" "$(port_lid "$p")" 48
 }
 
 # A switch port: ARMED by a Set; disabled, the link goes down at both
@@ -189,18 +174,13 @@ start_opensm() {
 	grep -q "SUBNET UP" "$WORK/opensm.log"
 }
 
-# switch_lid: port 0's LID, as the SM set it.
-switch_lid() {
-	sw_portinfo 0 | field Lid
-}
-
 # Every port has a LID of its own, not 0, and the SM's LID as its SM LID;
 # so has the switch.
 lids_assigned() {
 	local p l sm seen=" " rc=0
-	sm=$(lid "$CA0/1")
+	sm=$(port_lid "$CA0/1")
 	for p in "${HCA_PORTS[@]}"; do
-		l=$(lid "$p")
+		l=$(port_lid "$p")
 		echo "$p: LID $l, SM LID $(($(<"$SYS/${p%/*}/ports/${p#*/}/sm_lid")))"
 		((l != 0)) || rc=1
 		[[ $seen != *" $l "* ]] || { echo "LID $l twice"; rc=1; }
@@ -222,7 +202,7 @@ lft_by_sm() {
 	out=$(ibroute -C "$CA0" -P 1 "$sw") || { echo "$out"; return 1; }
 	echo "$out"
 	for i in 0 1 2 3; do
-		grep -q "^$(printf '0x%04x %03d :' "$(lid "${HCA_PORTS[i]}")" \
+		grep -q "^$(printf '0x%04x %03d :' "$(port_lid "${HCA_PORTS[i]}")" \
 			$((i + 1)))" <<<"$out" ||
 			{ echo "${HCA_PORTS[i]}: not to port $((i + 1))"; rc=1; }
 	done
@@ -264,7 +244,7 @@ linkinfo() {
 	got=$(links <<<"$out")
 	for i in 0 1 2 3; do
 		p=${HCA_PORTS[i]}
-		end="$(port_guid "${p%/*}" "${p#*/}") $(lid "$p") ${p#*/}"
+		end="$(port_guid "${p%/*}" "${p#*/}") $(port_lid "$p") ${p#*/}"
 		for want in "$SW_GUID $sw $((i + 1)) Active LinkUp $end" \
 			    "$end Active LinkUp $SW_GUID $sw $((i + 1))"; do
 			grep -qFx "$want" <<<"$got" ||
@@ -280,7 +260,7 @@ linkinfo() {
 sa_records() {
 	local p out rc=0
 	for p in "${HCA_PORTS[@]}"; do
-		out=$(saquery -C "$CA1" -P 2 NR "$(lid "$p")") || return
+		out=$(saquery -C "$CA1" -P 2 NR "$(port_lid "$p")") || return
 		grep -q "node_guid\.*$(sysfs_guid "$SYS/${p%/*}/node_guid")" \
 			<<<"$out" || { echo "$out"; echo "$p: no NodeRecord"; rc=1; }
 	done
@@ -315,7 +295,7 @@ ipoib_ping() {
 # its answer cross the switch by the SM's LFT.
 perf_pkts() {
 	local out l
-	l=$(lid "$1")
+	l=$(port_lid "$1")
 	out=$(perfquery -C "$CA1" -P 2 "$l" "${1#*/}") || { echo "$out"; return 1; }
 	grep -q "^# Port counters: Lid $l port ${1#*/} " <<<"$out" ||
 		{ echo "$out"; return 1; }
@@ -425,19 +405,19 @@ perftest_cm() {
 # its next sweep) and brings the port back ACTIVE, with its LID.
 resweep() {
 	local p=$CA1/1 was
-	was=$(lid "$p")
+	was=$(port_lid "$p")
 	ibportstate -C "$CA0" -P 1 "$(switch_lid)" 3 disable >/dev/null || return
 	expect_state "$p" DOWN || return
 	ibportstate -C "$CA0" -P 1 "$(switch_lid)" 3 enable >/dev/null || return
 	expect_state "$p" INIT || return
 	wait_for 600 port_is "$p" ACTIVE
-	expect_state "$p" ACTIVE && expect "$p lid" "$(lid "$p")" "$was"
+	expect_state "$p" ACTIVE && expect "$p lid" "$(port_lid "$p")" "$was"
 }
 
 # Back to one namespace, IPoIB and the SM gone, rvtsw unloaded.
 teardown() {
 	netns_release "$NS_A" && netns_release "$NS_B" &&
-		stop_opensm && modprobe -r ib_ipoib && unload_all
+		kill_opensm && modprobe -r ib_ipoib && unload_all
 }
 
 step build build

@@ -42,21 +42,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-lid() {
-	sysfs_lid "${1%/*}" "${1#*/}"
-}
-
 all_active() {
 	ports_are ACTIVE "${HCA_PORTS[@]}"
-}
-
-no_opensm() {
-	! pgrep -x opensm
-}
-
-stop_opensm() {
-	pkill -x opensm
-	wait_for 100 no_opensm
 }
 
 # start_opensm [CONFIG LINE...]: OpenSM on rvtsw_0 port 1, with no
@@ -83,12 +70,7 @@ subnet_up() {
 }
 
 restart_opensm() {
-	stop_opensm && start_opensm "$@"
-}
-
-# sw_lid: the switch's LID, as the SM set it.
-sw_lid() {
-	smpquery -C "$CA0" -P 1 -D portinfo 0,1 0 | field Lid
+	kill_opensm && start_opensm "$@"
 }
 
 # within SECONDS CMD [ARGS...]: true once CMD succeeds, tried about once
@@ -132,7 +114,7 @@ state_change_cleared() {
 # sweeps and clears PortStateChange.
 trap128_down() {
 	local sw before p=$CA1/2
-	sw=$(sw_lid)
+	sw=$(switch_lid)
 	before=$(traps 128 "$sw")
 	ibportstate -C "$CA0" -P 1 "$sw" 4 disable >/dev/null || return
 	port_is "$p" DOWN || { echo "$p: $(port_state "$p")"; return 1; }
@@ -145,12 +127,12 @@ trap128_down() {
 # sweep brings the port back ACTIVE.
 trap128_up() {
 	local sw before p=$CA1/2
-	sw=$(sw_lid)
+	sw=$(switch_lid)
 	before=$(traps 128 "$sw")
 	ibportstate -C "$CA0" -P 1 "$sw" 4 enable >/dev/null || return
 	wait_trap 128 "$sw" "$before" || { echo "no trap 128 from $sw"; return 1; }
 	within 60 port_is "$p" ACTIVE || { echo "$p: $(port_state "$p")"; return 1; }
-	echo "$p: ACTIVE, LID $(lid "$p")"
+	echo "$p: ACTIVE, LID $(port_lid "$p")"
 }
 
 node_desc_is() {
@@ -162,7 +144,7 @@ node_desc_is() {
 # NodeRecord has it.
 trap144_node_desc() {
 	local l before desc="rvt79 renamed $$"
-	l=$(lid "$CA1/1")
+	l=$(port_lid "$CA1/1")
 	before=$(traps 144 "$l")
 	printf '%s' "$desc" >"$SYS/$CA1/node_desc" || return
 	wait_trap 144 "$l" "$before" || { echo "no trap 144 from $l"; return 1; }
@@ -203,7 +185,7 @@ sa_has_is_sm() {
 # has IsSM.
 trap144_cap_mask() {
 	local p=$CA0/2 l before dev holder rc=0
-	l=$(lid "$p")
+	l=$(port_lid "$p")
 	dev=$(issm "$p") || { echo "no issm device for $p"; return 1; }
 	! sa_has_is_sm "$l" || { echo "IsSM before"; return 1; }
 	before=$(traps 144 "$l")
@@ -221,14 +203,14 @@ trap144_cap_mask() {
 # target_portinfo [-y KEY]: rvtsw_0 port 2's PortInfo, LID-routed from
 # rvtsw_1 port 2; fails if no answer comes.
 target_portinfo() {
-	smpquery "${ASKER[@]}" -K -t 300 "$@" portinfo "$(lid "$TARGET")" 2>&1
+	smpquery "${ASKER[@]}" -K -t 300 "$@" portinfo "$(port_lid "$TARGET")" 2>&1
 }
 
 # Level 2: without the key, no answer; with it, the PortInfo with the
 # key; the refused Get counted and reported by trap 256.
 mkey_level2() {
 	local out l before viol
-	l=$(lid "$TARGET")
+	l=$(port_lid "$TARGET")
 	out=$(target_portinfo -y "$MKEY") || { echo "$out"; return 1; }
 	expect_fields "$out" "Mkey=$MKEY" ProtectBits=2 || return
 	viol=$(field MkeyViolations <<<"$out")
@@ -259,7 +241,7 @@ target_sm_lid() {
 
 # set_sm_lid LID [-y KEY]: ibportstate's Set of the target's SM LID.
 set_sm_lid() {
-	ibportstate "${ASKER[@]}" -t 300 "${@:2}" "$(lid "$TARGET")" \
+	ibportstate "${ASKER[@]}" -t 300 "${@:2}" "$(port_lid "$TARGET")" \
 		"${TARGET#*/}" smlid "$1" 2>&1
 }
 
@@ -291,7 +273,7 @@ target_open() {
 # protect bits are 0 and the port answers with its M_Key.
 mkey_lease() {
 	local out
-	stop_opensm || return
+	kill_opensm || return
 	if out=$(target_portinfo); then
 		echo "$out"
 		echo "answered without the M_Key before the lease ran"
