@@ -1,6 +1,6 @@
 #!/bin/bash
 # `make bench`: perftest on rvtsw over our rdmavt.ko, on rvtsw over the
-# distro's rdmavt.ko, and on rdma_rxe, side by side in one guest boot
+# distro's rdmavt.ko, and on rdma_rxe, side by side in each guest boot
 # (timings under TCG mean little on their own; the ratios between
 # targets in one boot are what to read). Prints a table of medians over
 # the rounds; the raw perftest output is in build/bench/guest.log.
@@ -11,8 +11,10 @@
 # RVT_BENCH_QPS (live QPs of the scale rows, default 1000,10000,100000)
 # and RVT_BENCH_TARGETS (default "ours distro rxe") are passed to the
 # guest's half, tools/testing/bench-guest.sh; RVT_BENCH_MEM is the
-# guest's memory in MB (default 6144: 100k QPs take more than a GB) and
-# RVT_BENCH_SMP its vCPUs (default 4, for the multi-QP rows).
+# guest's memory in MB (default 6144: 100k QPs take more than a GB),
+# RVT_BENCH_SMP its vCPUs (default 4, for the multi-QP rows) and
+# RVT_BENCH_ICOUNT the shift of the wr rows' instruction-counted clock
+# (default 3: 8 ns an instruction).
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -64,19 +66,44 @@ table() {
 	}' "$1"
 }
 
-main() {
-	local rc=0 targets
+# boot NAME RUN_OPTS... -- GUEST_OPTS...: one guest running
+# bench-guest.sh, its output appended to guest.log (console:
+# serial-NAME.log).
+boot() {
+	local name=$1 run_opts=() targets
+	shift
+	while [[ $1 != -- ]]; do
+		run_opts+=("$1")
+		shift
+	done
+	shift
 	read -ra targets <<<"${RVT_BENCH_TARGETS:-}"
-	mkdir -p "$OUT"
-	make -C "$REPO" tests >"$OUT/build.log" 2>&1 ||
-		{ cat "$OUT/build.log"; return 1; }
-	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
-		--mem "${RVT_BENCH_MEM:-6144}" --smp "${RVT_BENCH_SMP:-4}" \
-		--timeout "${RVT_VM_TIMEOUT:-3600}" \
+	echo "bench: $name boot" | tee -a "$OUT/guest.log"
+	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial-$name.log" \
+		--timeout "${RVT_VM_TIMEOUT:-3600}" "${run_opts[@]}" \
 		"$REPO/tools/testing/bench-guest.sh" \
 		--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}" \
-		--scale-counts "${RVT_BENCH_QPS:-1000,10000,100000}" \
-		"${targets[@]}" >"$OUT/guest.log" 2>&1 ||
+		"$@" "${targets[@]}" >>"$OUT/guest.log" 2>&1
+}
+
+# perftest and the scale rows run on the host's clock, with 4 vCPUs
+# running in parallel. The wr rows, the core's own cost per request,
+# get a boot of their own on an instruction-counted clock (run.sh
+# --icount): what they time is the instructions the guest runs, whatever
+# else the host does, so the rounds agree to a fraction of a percent.
+# That clock suits nothing else: vCPUs take turns of up to a timer tick
+# on it, so a process or a CPU spinning for another's answer waits a
+# turn (perftest's latencies become ticks, IPIs a turn each).
+main() {
+	local rc=0
+	mkdir -p "$OUT"
+	: >"$OUT/guest.log"
+	make -C "$REPO" tests >"$OUT/build.log" 2>&1 ||
+		{ cat "$OUT/build.log"; return 1; }
+	boot host --mem "${RVT_BENCH_MEM:-6144}" --smp "${RVT_BENCH_SMP:-4}" \
+		-- --scale-counts "${RVT_BENCH_QPS:-1000,10000,100000}" ||
+		rc=$?
+	boot counted --smp 2 --icount "${RVT_BENCH_ICOUNT:-3}" -- --wr-only ||
 		rc=$?
 	echo "medians of ${RVT_BENCH_ROUNDS:-3} rounds; every run in $OUT/guest.log"
 	table "$OUT/guest.log"

@@ -8,10 +8,11 @@
 # not fall on one target only. Everything else is indented.
 #
 # Usage: bench-guest.sh [--rounds N] [--scale N] [--scale-counts LIST]
-# [TARGET...]: N rounds (default 3), iteration counts multiplied by N
-# (default 1), the numbers of live QPs the scale rows are measured at
-# (default 1000,10000,100000), targets among ours, distro and rxe
-# (default all three).
+# [--wr-only] [TARGET...]: N rounds (default 3), iteration counts
+# multiplied by N (default 1), the numbers of live QPs the scale rows are
+# measured at (default 1000,10000,100000), only the rvt_wr_bench rows
+# (for the boot on an instruction-counted clock, see tools/bench.sh),
+# targets among ours, distro and rxe (default all three).
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -21,6 +22,7 @@ source "$TESTING_DIR/lib/perftest.sh"
 
 ROUNDS=3
 SCALE=1
+WR_ONLY=0
 TARGETS="ours distro rxe"
 LOG=/tmp/bench-perftest.log
 FAILURES=0
@@ -121,9 +123,9 @@ wr_bench() {
 		unload_all >>"$LOG" 2>&1
 		return
 	fi
-	while read -r type bytes ns mbs; do
+	while read -r type bytes ns mbs recv send poll; do
 		echo "RVT-BENCH $target wr_${type}_$bytes $ns ns"
-		echo "$target wr_${type}_$bytes: $mbs MB/s" >>"$LOG"
+		echo "$target wr_${type}_$bytes: $mbs MB/s; ns per request in post_recv $recv, post_send $send, polling $poll" >>"$LOG"
 	done <"$WR_RESULTS"
 	rmmod rvt_wr_bench
 	unload_all >>"$LOG" 2>&1
@@ -131,6 +133,10 @@ wr_bench() {
 
 run_target() {
 	local target=$1 entry
+	if ((WR_ONLY)); then
+		wr_bench "$target"
+		return
+	fi
 	if ! target_up "$target" >>"$LOG" 2>&1; then
 		echo "RVT-BENCH $target setup failed -"
 		((FAILURES++))
@@ -142,7 +148,6 @@ run_target() {
 		bench "$target" $entry
 	done
 	target_down "$target" >>"$LOG" 2>&1
-	wr_bench "$target"
 	scale_bench "$target"
 }
 
@@ -152,6 +157,7 @@ parse_args() {
 		--rounds) ROUNDS=$2 && shift ;;
 		--scale) SCALE=$2 && shift ;;
 		--scale-counts) SCALE_COUNTS=$2 && shift ;;
+		--wr-only) WR_ONLY=1 ;;
 		*) break ;;
 		esac
 		shift

@@ -72,6 +72,10 @@ Options:
                    (rvt.trace=1 traces the guest's init script)
   --mem MB         guest memory (default 2048)
   --smp N          guest CPUs (default 2)
+  --icount SHIFT   QEMU's instruction counting: the guest's clock moves
+                   2^SHIFT ns per instruction it runs, so its timings
+                   count instructions and do not depend on the host's
+                   load (one host thread runs all vCPUs in turn)
   --show-dmesg     also stream the kernel log dump at the end
   -h, --help       this help
 
@@ -92,6 +96,7 @@ RESULTS=
 APPEND=
 MEM=2048
 SMP=2
+ICOUNT=
 SHOW_DMESG=0
 SCRIPT=
 ARGS=()
@@ -118,6 +123,7 @@ parse_args() {
 		--append) need_value "$1" $# && APPEND=$2 && shift ;;
 		--mem) need_value "$1" $# && MEM=$2 && shift ;;
 		--smp) need_value "$1" $# && SMP=$2 && shift ;;
+		--icount) need_value "$1" $# && ICOUNT=$2 && shift ;;
 		--show-dmesg) SHOW_DMESG=1 ;;
 		-h | --help) usage && exit 0 ;;
 		--) shift && break ;;
@@ -215,6 +221,9 @@ qemu_command() {
 	)
 	if ((PCI_TESTDEV)); then
 		QEMU+=(-device pci-testdev)
+	fi
+	if [[ -n $ICOUNT ]]; then
+		QEMU+=(-icount "shift=$ICOUNT,align=off,sleep=on")
 	fi
 }
 

@@ -9,7 +9,12 @@
  * 1) and keeps the figures in /sys/kernel/debug/rvt_wr_bench/results, one
  * line per case:
  *
- *   <type> <bytes> <ns per work request> <MB/s>
+ *   <type> <bytes> <ns per work request> <MB/s> <recv> <send> <poll>
+ *
+ * where the last three split the ns per request by where the poster
+ * spent them: in ib_post_recv(), in ib_post_send() (which may run the
+ * send engine itself, see rvt_post_send()) and in polling the CQ (while
+ * a driver's worker runs the engine, or the CQ's entries are taken).
  *
  * A round posts WINDOW receives on the responder and WINDOW signaled
  * SENDs on the requester, then polls both completions of each; iters=
@@ -32,6 +37,11 @@ MODULE_PARM_DESC(dev, "rdmavt device (default rvtsw_0)");
 static unsigned int iters = 20000;
 module_param(iters, uint, 0444);
 MODULE_PARM_DESC(iters, "Messages per case (default 20000)");
+
+static char *only;
+module_param(only, charp, 0444);
+MODULE_PARM_DESC(only,
+		 "Run one case, named <type><bytes> (e.g. rc8; default all)");
 
 #define RESULTS_SIZE 4096
 #define WINDOW 32
@@ -260,33 +270,68 @@ static int reap(struct ib_cq *cq, unsigned int n)
 	return 0;
 }
 
+/* Where a case's time went: ns in each phase of its rounds. */
+struct wrb_phases {
+	u64 recv, send, poll;
+};
+
+/* One round of @n messages, each phase's time added to @t. */
+static int run_round(struct wrb_pair *p, u32 bytes, unsigned int n,
+		     struct wrb_phases *t)
+{
+	u64 t0 = ktime_get_ns(), t1, t2;
+	int ret;
+
+	ret = post_recvs(p, bytes, n);
+	t1 = ktime_get_ns();
+	ret = ret ?: post_sends(p, bytes, n);
+	t2 = ktime_get_ns();
+	ret = ret ?: reap(p->cq, 2 * n);
+	t->recv += t1 - t0;
+	t->send += t2 - t1;
+	t->poll += ktime_get_ns() - t2;
+	return ret;
+}
+
 static int run_case(const struct wrb_case *c)
 {
+	struct wrb_phases t = {};
 	unsigned int done, n;
 	struct wrb_pair p;
-	u64 start, ns;
+	u64 ns;
 	int ret;
 
 	ret = pair_create(&p, c->type);
-	start = ktime_get_ns();
 	for (done = 0; !ret && done < iters; done += n) {
 		n = min(iters - done, WINDOW);
-		ret = post_recvs(&p, c->bytes, n) ?:
-		      post_sends(&p, c->bytes, n) ?: reap(p.cq, 2 * n);
+		ret = run_round(&p, c->bytes, n, &t);
 	}
-	ns = ktime_get_ns() - start;
 	pair_destroy(&p);
 	if (ret) {
 		pr_err("rvt_wr_bench: %s %u bytes: %d\n", type_name(c->type),
 		       c->bytes, ret);
 		return ret;
 	}
+	ns = t.recv + t.send + t.poll;
 	/* bytes per microsecond are MB/s */
 	wrb.len += scnprintf(wrb.results + wrb.len, RESULTS_SIZE - wrb.len,
-			     "%s %u %llu %llu\n", type_name(c->type), c->bytes,
-			     div_u64(ns, iters),
-			     div64_u64((u64)c->bytes * iters * 1000, ns ?: 1));
+			     "%s %u %llu %llu %llu %llu %llu\n",
+			     type_name(c->type), c->bytes, div_u64(ns, iters),
+			     div64_u64((u64)c->bytes * iters * 1000, ns ?: 1),
+			     div_u64(t.recv, iters), div_u64(t.send, iters),
+			     div_u64(t.poll, iters));
 	return 0;
+}
+
+/* Whether only= names @c (or is unset). */
+static bool case_selected(const struct wrb_case *c)
+{
+	char name[16];
+
+	if (!only || !*only)
+		return true;
+	snprintf(name, sizeof(name), "%s%u", type_name(c->type), c->bytes);
+	return sysfs_streq(only, name);
 }
 
 static int setup(void)
@@ -338,7 +383,8 @@ static int __init rvt_wr_bench_init(void)
 	if (ret)
 		goto free;
 	for (i = 0; !ret && i < ARRAY_SIZE(cases); i++)
-		ret = run_case(&cases[i]);
+		if (case_selected(&cases[i]))
+			ret = run_case(&cases[i]);
 	teardown();
 	if (ret)
 		goto free;
