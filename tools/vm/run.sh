@@ -76,6 +76,11 @@ Options:
                    2^SHIFT ns per instruction it runs, so its timings
                    count instructions and do not depend on the host's
                    load (one host thread runs all vCPUs in turn)
+  --insn-profile FILE
+                   count the instructions the guest runs by block address
+                   into FILE (the QEMU plugin tools/vm/insn_profile.c,
+                   built on first use; exact with --icount); see
+                   tools/vm/insn_profile.py for turning it into functions
   --show-dmesg     also stream the kernel log dump at the end
   -h, --help       this help
 
@@ -97,6 +102,7 @@ APPEND=
 MEM=2048
 SMP=2
 ICOUNT=
+INSN_PROFILE=
 SHOW_DMESG=0
 SCRIPT=
 ARGS=()
@@ -124,6 +130,7 @@ parse_args() {
 		--mem) need_value "$1" $# && MEM=$2 && shift ;;
 		--smp) need_value "$1" $# && SMP=$2 && shift ;;
 		--icount) need_value "$1" $# && ICOUNT=$2 && shift ;;
+		--insn-profile) need_value "$1" $# && INSN_PROFILE=$2 && shift ;;
 		--show-dmesg) SHOW_DMESG=1 ;;
 		-h | --help) usage && exit 0 ;;
 		--) shift && break ;;
@@ -191,6 +198,17 @@ write_job() {
 	} >"$job"
 }
 
+# The instruction profiler plugin, built into build/vm when its source
+# is newer; prints its path.
+insn_profile_plugin() {
+	local src=$VM_DIR/insn_profile.c so=$BUILD_VM/insn_profile.so
+	if [[ ! -e $so || $src -nt $so ]]; then
+		gcc -O2 -Wall -shared -fPIC -fvisibility=hidden -o "$so" "$src" \
+			-lpthread || die "cannot build $so"
+	fi
+	echo "$so"
+}
+
 qemu_command() {
 	local initrd=$1 job=$2
 	# shellcheck disable=SC2054 # commas are part of the arguments
@@ -224,6 +242,9 @@ qemu_command() {
 	fi
 	if [[ -n $ICOUNT ]]; then
 		QEMU+=(-icount "shift=$ICOUNT,align=off,sleep=on")
+	fi
+	if [[ -n $INSN_PROFILE ]]; then
+		QEMU+=(-plugin "$(insn_profile_plugin),out=$INSN_PROFILE")
 	fi
 }
 

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Where a work request's time goes, exactly: one rvt_wr_bench case (SENDs
+# posted and polled in the kernel, see tools/testing/kmod/rvt_wr_bench.c)
+# on our rdmavt.ko and on the distro's, each in a guest of its own on an
+# instruction-counted clock with QEMU's instruction profiler
+# (tools/vm/insn_profile.c), then the instructions per request by module
+# and by function of rdmavt, rvtsw and the bench, side by side. Each core
+# boots twice, with ITERS requests and with a tenth of them: the
+# difference of the two profiles is what the extra requests cost, with
+# the boot's and the setup's instructions cancelled out (the kernel's
+# own functions included: locks, the IB core's wrappers).
+#
+# Usage: tools/profile.sh [CASE [ITERS]]  (default rc8 500000; CASE is
+# <rc|uc|ud><bytes>, one of rvt_wr_bench's cases)
+# Output in build/profile/: <core>-<iters>.prof (addresses),
+# <core>-<iters>.out (the guest's console: results and kallsyms),
+# report.txt (the comparison).
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=$REPO/build/profile
+
+# run_guest CORE CASE ITERS: one profiled boot; adds its pair of files.
+run_guest() {
+	local core=$1 case=$2 iters=$3 name=$1-$3
+	echo "profile: $case x $iters on $core"
+	"$REPO/tools/vm/run.sh" --pci-testdev --smp 2 --icount 3 \
+		--insn-profile "$OUT/$name.prof" --log "$OUT/$name.log" \
+		--timeout 1800 "$REPO/tools/testing/profile-guest.sh" \
+		"$core" "$case" "$iters" >"$OUT/$name.out" 2>&1 || {
+		echo "profile: the $core guest failed (see $OUT/$name.log)"
+		return 1
+	}
+	grep '^RESULT ' "$OUT/$name.out"
+	PAIRS+=("$OUT/$name.prof" "$OUT/$name.out")
+}
+
+main() {
+	local case=${1:-rc8} iters=${2:-500000} base core
+	base=$((iters / 10))
+	((base > 0)) || { echo "profile: ITERS must be 10 or more"; return 2; }
+	PAIRS=()
+	mkdir -p "$OUT"
+	make -C "$REPO" modules tests >"$OUT/build.log" 2>&1 ||
+		{ cat "$OUT/build.log"; return 1; }
+	for core in ours distro; do
+		run_guest "$core" "$case" "$iters" &&
+			run_guest "$core" "$case" "$base" || return
+	done
+	echo "columns: ours, distro; instructions per request"
+	python3 "$REPO/tools/vm/insn_profile.py" --diff \
+		--per "$((iters - base))" --top 30 \
+		--module rdmavt --module rvtsw --module rvt_wr_bench \
+		--module vmlinux --module ib_core \
+		"${PAIRS[@]}" | tee "$OUT/report.txt"
+}
+
+main "$@"
