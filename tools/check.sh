@@ -50,6 +50,13 @@ host_step() {
 	fi
 }
 
+# The instruction profiler's QEMU plugin (tools/profile.sh) builds
+# without a warning.
+build_plugin() {
+	gcc -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
+		-o "$OUT/insn_profile.so" "$REPO/tools/vm/insn_profile.c" -lpthread
+}
+
 build_clean() {
 	local out
 	out=$(make -C "$REPO" W=1 modules tests 2>&1) ||
@@ -117,6 +124,7 @@ use_debug_kernel() {
 host_steps() {
 	host_step build-W1 build_clean
 	[[ -z $DEBUG_KERNEL ]] || return 0
+	host_step insn-profile-plugin build_plugin
 	host_step abi-check "$REPO/tools/abi-check"
 	host_step abi-check-selftest "$REPO/tools/testing/host/abi-check-test.sh"
 	host_step harness-selftest "$REPO/tools/testing/host/harness_test.sh"

@@ -17,36 +17,16 @@
  * exact when one host thread runs every vCPU (run.sh --icount), a close
  * estimate otherwise.
  *
- * Built against QEMU's plugin API version 1 (QEMU 7.x), of which this
- * declares only what it uses.
+ * Built against QEMU's plugin API version 1 (QEMU 7.x): see
+ * qemu_plugin_api.h.
  */
-#include <inttypes.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint64_t qemu_plugin_id_t;
-struct qemu_info_t;
-struct qemu_plugin_tb;
-
-enum qemu_plugin_op {
-	QEMU_PLUGIN_INLINE_ADD_U64,
-};
-
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
-					       struct qemu_plugin_tb *tb);
-typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-					   qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
-					      enum qemu_plugin_op op,
-					      void *ptr, uint64_t imm);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
-				    qemu_plugin_udata_cb_t cb, void *userdata);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+#include "qemu_plugin_api.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -103,8 +83,8 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	}
 	pthread_mutex_unlock(&lock);
 	if (b)
-		qemu_plugin_register_vcpu_tb_exec_inline(tb,
-			QEMU_PLUGIN_INLINE_ADD_U64, &b->runs, 1);
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							 &b->runs, 1);
 }
 
 struct total {
@@ -170,7 +150,8 @@ static void finished(qemu_plugin_id_t id, void *userdata)
 		goto out;
 	}
 	for (i = 0; i < n && t[i].insns; i++)
-		fprintf(f, "%" PRIx64 " %" PRIu64 "\n", t[i].vaddr, t[i].insns);
+		fprintf(f, "%llx %llu\n", (unsigned long long)t[i].vaddr,
+			(unsigned long long)t[i].insns);
 	fclose(f);
 out:
 	free(t);
