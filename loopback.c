@@ -8,10 +8,18 @@
  *
  * The requester side, here: one engine per QP at a time (RVT_S_BUSY),
  * requests carried out in order from s_last, each completed before the
- * next starts. The engine holds the requester's r_lock and s_lock (in
- * that order, as everywhere) only to pick and complete a request, never
- * while the responder works, so no QP's locks nest in another's, and a QP
- * connected to itself works too.
+ * next starts. The engine holds the requester's s_lock only to pick and
+ * complete a request, never while the responder works, so no QP's locks
+ * nest in another's, and a QP connected to itself works too. It takes the
+ * requester's r_lock (before s_lock, as everywhere) only to move it to the
+ * error state, which flushes its receive queue; completing a request into
+ * a send CQ with room needs s_lock alone (rvt_send_complete_cq()).
+ *
+ * The responder is found by QPN for each request and used inside an RCU
+ * read section, without a reference: a reset or destroy of it unlinks it
+ * from the QP table and lets a grace period pass before it clears or frees
+ * anything (_rvt_reset_qp()), and its state, read under its r_lock, turns
+ * the request away once that reset has begun.
  *
  * An RNR NAK makes the requester wait, with the engine released, for the
  * responder's RNR timer (rvt_add_rnr_timer(), whose expiry reschedules
@@ -422,7 +430,7 @@ static enum rvt_lb_outcome rvt_lb_respond(struct rvt_lb *lb)
 /**
  * struct rvt_lb_run - one run of a requester's engine
  * @sqp: the requester
- * @flags: interrupt state saved when its locks were taken
+ * @flags: interrupt state saved when its s_lock was taken
  * @lastwqe: IB_EVENT_QP_LAST_WQE_REACHED is due once the locks are gone
  */
 struct rvt_lb_run {
@@ -432,32 +440,34 @@ struct rvt_lb_run {
 };
 
 static void rvt_lb_lock(struct rvt_lb_run *run)
-	__acquires(&run->sqp->r_lock) __acquires(&run->sqp->s_lock)
+	__acquires(&run->sqp->s_lock)
 {
-	spin_lock_irqsave(&run->sqp->r_lock, run->flags);
-	spin_lock(&run->sqp->s_lock);
+	spin_lock_irqsave(&run->sqp->s_lock, run->flags);
 }
 
 static void rvt_lb_unlock(struct rvt_lb_run *run)
-	__releases(&run->sqp->s_lock) __releases(&run->sqp->r_lock)
+	__releases(&run->sqp->s_lock)
 {
-	spin_unlock(&run->sqp->s_lock);
-	spin_unlock_irqrestore(&run->sqp->r_lock, run->flags);
+	spin_unlock_irqrestore(&run->sqp->s_lock, run->flags);
 }
 
-/* The responder named by the requester's destination QPN, referenced. */
-static struct rvt_qp *rvt_lb_find_responder(struct rvt_qp *sqp)
+/*
+ * Move the requester to the error state (@err for a receive it has in
+ * progress). That needs its r_lock, which comes before s_lock: s_lock is
+ * dropped for a moment, RVT_S_BUSY keeping the send queue the engine's,
+ * and the state is looked at again under both.
+ */
+static void rvt_lb_error(struct rvt_lb_run *run, enum ib_wc_status err)
+	__must_hold(&run->sqp->s_lock)
 {
-	struct rvt_dev_info *rdi = ib_to_rvt(sqp->ibqp.device);
-	struct rvt_qp *rqp;
+	struct rvt_qp *sqp = run->sqp;
 
-	rcu_read_lock();
-	rqp = rvt_lookup_qpn(rdi, rvt_to_iport(sqp), sqp->remote_qpn);
-	/* A destroy waits for this reference after its grace period. */
-	if (rqp)
-		rvt_get_qp(rqp);
-	rcu_read_unlock();
-	return rqp;
+	spin_unlock(&sqp->s_lock);
+	spin_lock(&sqp->r_lock);
+	spin_lock(&sqp->s_lock);
+	if (rvt_error_qp(sqp, err))
+		run->lastwqe = true;
+	spin_unlock(&sqp->r_lock);
 }
 
 /* Nothing took the request: it is dropped. */
@@ -487,22 +497,16 @@ static bool rvt_lb_is_local(const struct rvt_swqe *wqe)
 }
 
 /*
- * Carry out @lb->wqe, with none of the requester's locks held. A
- * responder in RTR that receives its first message has its connection
- * established.
+ * Hand the request to @rqp, found by its QPN. A responder in RTR that
+ * receives its first message has its connection established.
+ *
+ * Context: in the RCU read section of the lookup (see the top of the file).
  */
-static enum rvt_lb_outcome rvt_lb_execute(struct rvt_lb *lb)
+static enum rvt_lb_outcome rvt_lb_deliver(struct rvt_lb *lb,
+					  struct rvt_qp *rqp)
 {
-	struct rvt_qp *rqp;
 	enum rvt_lb_outcome outcome;
 	unsigned long flags;
-
-	lb->send_status = IB_WC_SUCCESS;
-	if (rvt_lb_is_local(lb->wqe))
-		return rvt_lb_local(lb);
-	rqp = rvt_lb_find_responder(lb->sqp);
-	if (!rqp)
-		return rvt_lb_lost(lb);
 
 	spin_lock_irqsave(&rqp->r_lock, flags);
 	if (!(ib_rvt_state_ops[rqp->state] & RVT_PROCESS_RECV_OK) ||
@@ -517,13 +521,32 @@ static enum rvt_lb_outcome rvt_lb_execute(struct rvt_lb *lb)
 		lb->rqp = NULL;
 	}
 	spin_unlock_irqrestore(&rqp->r_lock, flags);
-	rvt_put_qp(rqp);
+	return outcome;
+}
+
+/* Carry out @lb->wqe, with none of the requester's locks held. */
+static enum rvt_lb_outcome rvt_lb_execute(struct rvt_lb *lb)
+{
+	struct rvt_qp *sqp = lb->sqp;
+	enum rvt_lb_outcome outcome;
+	struct rvt_qp *rqp;
+
+	lb->send_status = IB_WC_SUCCESS;
+	if (rvt_lb_is_local(lb->wqe))
+		return rvt_lb_local(lb);
+
+	rcu_read_lock();
+	rqp = rvt_lookup_qpn(ib_to_rvt(sqp->ibqp.device), rvt_to_iport(sqp),
+			     sqp->remote_qpn);
+	outcome = rqp ? rvt_lb_deliver(lb, rqp) : rvt_lb_lost(lb);
+	rcu_read_unlock();
 	return outcome;
 }
 
 /*
  * Complete the request at s_last. An error completion puts the requester
- * in the error state (IBTA 10.8.3.3); the engine then flushes the rest.
+ * in the error state (IBTA 10.8.3.3), and so does a send CQ with no room
+ * for the completion; the engine then flushes the rest.
  */
 static void rvt_lb_complete(struct rvt_lb_run *run, struct rvt_swqe *wqe,
 			    enum ib_wc_status status)
@@ -533,12 +556,14 @@ static void rvt_lb_complete(struct rvt_lb_run *run, struct rvt_swqe *wqe,
 	bool waited = wqe->wr.opcode == IB_WR_LOCAL_INV &&
 		      !(wqe->wr.send_flags & RVT_SEND_COMPLETION_ONLY);
 
-	rvt_send_complete(sqp, wqe, status);
+	bool queued = rvt_send_complete_cq(sqp, wqe, status);
+
 	if (waited)
 		atomic_dec(&sqp->local_ops_pending);
-	if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR &&
-	    rvt_error_qp(sqp, IB_WC_WR_FLUSH_ERR))
-		run->lastwqe = true;
+	if (!queued)
+		rvt_lb_error(run, IB_WC_LOC_QP_OP_ERR);
+	else if (status != IB_WC_SUCCESS && status != IB_WC_WR_FLUSH_ERR)
+		rvt_lb_error(run, IB_WC_WR_FLUSH_ERR);
 }
 
 /*
@@ -644,8 +669,9 @@ static bool rvt_lb_step(struct rvt_lb_run *run)
  * was posted meanwhile, the wait's end reschedules the engine.
  *
  * Context: any, including interrupt context (a driver's do_send() called
- * from post_send); without @sqp's locks. Takes @sqp's r_lock and s_lock,
- * then, apart from them, the responder's r_lock.
+ * from post_send); without @sqp's locks. Takes @sqp's s_lock (and its
+ * r_lock before it, only to move @sqp to the error state), then, apart
+ * from them, the responder's r_lock inside an RCU read section.
  */
 void rvt_ruc_loopback(struct rvt_qp *sqp)
 {

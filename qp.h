@@ -68,6 +68,8 @@ void rvt_init_qp_timers(struct rvt_qp *qp);
 /* qp_send.c */
 int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
+bool rvt_send_complete_cq(struct rvt_qp *qp, struct rvt_swqe *wqe,
+			  enum ib_wc_status status);
 
 /* qp_recv.c */
 int rvt_alloc_rq(struct rvt_rq *rq, u32 entries, u8 max_sge, int node,

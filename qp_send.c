@@ -11,7 +11,7 @@
  * - s_head is written by the poster, with a release store once the entry
  *   is complete, and read by the engine with an acquire load.
  * - s_last is written by the completer with a release store once it is
- *   done with the entry (rvt_qp_complete_swqe()), and read by the poster
+ *   done with the entry (rvt_retire_swqe()), and read by the poster
  *   with an acquire load when its cached free count runs out.
  *
  * s_avail (s_hlock) is that cached count: the entries a poster may still
@@ -122,7 +122,7 @@ static bool rvt_sq_has_room(struct rvt_qp *qp, struct rvt_dev_info *rdi,
 	if (likely(qp->s_avail))
 		return true;
 
-	/* Pairs with the release in rvt_qp_complete_swqe(). */
+	/* Pairs with the release in rvt_retire_swqe(). */
 	last = smp_load_acquire(&qp->s_last);
 	used = qp->s_head >= last ? qp->s_head - last :
 				    qp->s_size - last + qp->s_head;
@@ -435,6 +435,91 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * Free the entry at s_last for posters and queue its completion, if one is
+ * due (IBTA 10.7.3.1: every error, and the successes the consumer asked
+ * for). The header's rvt_qp_complete_swqe() does the same for drivers but
+ * moves the QP to ERR itself when the CQ is full, which needs r_lock; here
+ * the caller decides. Return: false if the send CQ had no room.
+ */
+static __always_inline bool
+rvt_retire_swqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
+		enum ib_wc_opcode opcode, enum ib_wc_status status, u32 *last)
+{
+	int flags = wqe->wr.send_flags;
+	bool signal = !(flags & RVT_SEND_RESERVE_USED) &&
+		      (!(qp->s_flags & RVT_S_SIGNAL_REQ_WR) ||
+		       (flags & IB_SEND_SIGNALED) || status != IB_WC_SUCCESS);
+	struct ib_wc wc = {
+		.status = status,
+		.opcode = opcode,
+		.qp = &qp->ibqp,
+	};
+
+	if (signal) {
+		wc.wr_id = wqe->wr.wr_id;
+		wc.byte_len = wqe->length;
+	}
+	rvt_qp_wqe_unreserve(qp, flags);
+	rvt_put_qp_swqe(qp, wqe);
+	*last = rvt_qp_swqe_incr(qp, qp->s_last);
+	/* The entry is the posters' from here on: read it all above. */
+	smp_store_release(&qp->s_last, *last);
+	return !signal || rvt_cq_enter(ibcq_to_rvtcq(qp->ibqp.send_cq), &wc,
+				       status != IB_WC_SUCCESS);
+}
+
+/*
+ * The body of rvt_send_complete() and rvt_send_complete_cq(), inlined into
+ * both: one is the send engines' path for every request.
+ */
+static __always_inline bool rvt_send_complete_one(struct rvt_qp *qp,
+						  struct rvt_swqe *wqe,
+						  enum ib_wc_status status)
+{
+	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
+	u32 old_last, last;
+	bool queued;
+
+	lockdep_assert_held(&qp->s_lock);
+	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_OR_FLUSH_SEND))
+		return true;
+	old_last = qp->s_last;
+	trace_rvt_qp_send_completion(qp, wqe, old_last, status);
+	queued = rvt_retire_swqe(qp, wqe, rdi->wc_opcode[wqe->wr.opcode],
+				 status, &last);
+	if (qp->s_acked == old_last)
+		qp->s_acked = last;
+	if (qp->s_cur == old_last)
+		qp->s_cur = last;
+	if (qp->s_tail == old_last)
+		qp->s_tail = last;
+	if (qp->state == IB_QPS_SQD && last == qp->s_cur)
+		qp->s_draining = 0;
+	return queued;
+}
+
+/**
+ * rvt_send_complete_cq - complete the oldest entry, leaving a full CQ to
+ *			  the caller
+ * @qp: the QP
+ * @wqe: the entry at s_last
+ * @status: its completion status
+ *
+ * rvt_send_complete() without the move to the error state when the send
+ * CQ is full, so that an engine holding only s_lock can complete requests
+ * and take r_lock for the rare error alone.
+ *
+ * Context: any; s_lock held.
+ * Return: false if the send CQ had no room for the completion: the caller
+ * must move the QP to the error state (rvt_error_qp(), with r_lock).
+ */
+bool rvt_send_complete_cq(struct rvt_qp *qp, struct rvt_swqe *wqe,
+			  enum ib_wc_status status)
+{
+	return rvt_send_complete_one(qp, wqe, status);
+}
+
 /**
  * rvt_send_complete - complete the oldest entry of a send queue
  * @qp: the QP
@@ -456,23 +541,7 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 void rvt_send_complete(struct rvt_qp *qp, struct rvt_swqe *wqe,
 		       enum ib_wc_status status)
 {
-	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
-	u32 old_last, last;
-
-	lockdep_assert_held(&qp->s_lock);
-	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_OR_FLUSH_SEND))
-		return;
-	old_last = qp->s_last;
-	trace_rvt_qp_send_completion(qp, wqe, old_last, status);
-	last = rvt_qp_complete_swqe(qp, wqe, rdi->wc_opcode[wqe->wr.opcode],
-				    status);
-	if (qp->s_acked == old_last)
-		qp->s_acked = last;
-	if (qp->s_cur == old_last)
-		qp->s_cur = last;
-	if (qp->s_tail == old_last)
-		qp->s_tail = last;
-	if (qp->state == IB_QPS_SQD && last == qp->s_cur)
-		qp->s_draining = 0;
+	if (!rvt_send_complete_one(qp, wqe, status))
+		rvt_error_qp(qp, IB_WC_LOC_QP_OP_ERR);
 }
 EXPORT_SYMBOL(rvt_send_complete);
