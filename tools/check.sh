@@ -12,6 +12,9 @@
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# compile_insn_profile, shared with run.sh
+# shellcheck source-path=SCRIPTDIR source=vm/lib.sh
+source "$REPO/tools/vm/lib.sh"
 OUT=$REPO/build/check
 PASSED=0
 FAILED=0
@@ -53,8 +56,7 @@ host_step() {
 # The instruction profiler's QEMU plugin (tools/profile.sh) builds
 # without a warning.
 build_plugin() {
-	gcc -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
-		-o "$OUT/insn_profile.so" "$REPO/tools/vm/insn_profile.c" -lpthread
+	compile_insn_profile "$OUT/insn_profile.so" -Werror
 }
 
 build_clean() {

@@ -46,3 +46,13 @@ MODBASE=/
 if [[ -n ${RVT_KERNEL_DIR:-} ]]; then
 	use_kernel_dir "$RVT_KERNEL_DIR"
 fi
+
+# compile_insn_profile SO [FLAG...]: build the instruction profiler's
+# QEMU plugin (insn_profile.c) into SO, with any extra gcc FLAGs
+# (make check adds -Werror).
+compile_insn_profile() {
+	local so=$1
+	shift
+	gcc -O2 -Wall -Wextra -shared -fPIC -fvisibility=hidden "$@" \
+		-o "$so" "$VM_DIR/insn_profile.c" -lpthread
+}

@@ -203,8 +203,7 @@ write_job() {
 insn_profile_plugin() {
 	local src=$VM_DIR/insn_profile.c so=$BUILD_VM/insn_profile.so
 	if [[ ! -e $so || $src -nt $so ]]; then
-		gcc -O2 -Wall -shared -fPIC -fvisibility=hidden -o "$so" "$src" \
-			-lpthread || die "cannot build $so"
+		compile_insn_profile "$so" || die "cannot build $so"
 	fi
 	echo "$so"
 }
