@@ -186,6 +186,29 @@ static void rvt_lb_copy(struct rvt_qp *qp, struct rvt_sge_state *dst,
 	}
 }
 
+/*
+ * Move a SEND's or WRITE's data from the request's SGEs into @dst, whose
+ * regions are released as they fill (see rvt_lb_copy()). Most requests
+ * have all of it in the first segment of their first SGE: that takes one
+ * rvt_copy_sge() from there, without an SGE state for the source.
+ */
+static void rvt_lb_copy_request(struct rvt_qp *qp, struct rvt_sge_state *dst,
+				struct rvt_swqe *wqe, bool copy_last)
+{
+	struct rvt_sge_state src;
+
+	/* Without data, sg_list[0] may lie beyond the entry. */
+	if (!wqe->length)
+		return;
+	if (rvt_get_sge_length(&wqe->sg_list[0], wqe->length) == wqe->length) {
+		rvt_copy_sge(qp, dst, wqe->sg_list[0].vaddr, wqe->length, true,
+			     copy_last);
+		return;
+	}
+	rvt_lb_wqe_sges(wqe, &src);
+	rvt_lb_copy(qp, dst, &src, wqe->length, false, true, copy_last);
+}
+
 /* Complete the responder's receive request for the message. */
 static void rvt_lb_recv_done(struct rvt_lb *lb, enum ib_wc_opcode opcode,
 			     int wc_flags)
@@ -233,7 +256,6 @@ static enum rvt_lb_outcome rvt_lb_send(struct rvt_lb *lb)
 {
 	struct rvt_qp *rqp = lb->rqp;
 	struct rvt_swqe *wqe = lb->wqe;
-	struct rvt_sge_state src;
 	int wc_flags = 0;
 	int ret;
 
@@ -245,8 +267,7 @@ static enum rvt_lb_outcome rvt_lb_send(struct rvt_lb *lb)
 	if (wqe->length > rqp->r_len)
 		return rvt_lb_too_long(lb);
 
-	rvt_lb_wqe_sges(wqe, &src);
-	rvt_lb_copy(rqp, &rqp->r_sge, &src, wqe->length, false, true, false);
+	rvt_lb_copy_request(rqp, &rqp->r_sge, wqe, false);
 	rvt_put_ss(&rqp->r_sge);
 	if (wqe->wr.opcode == IB_WR_SEND_WITH_IMM)
 		wc_flags = IB_WC_WITH_IMM;
@@ -265,7 +286,6 @@ static enum rvt_lb_outcome rvt_lb_write(struct rvt_lb *lb)
 	struct rvt_swqe *wqe = lb->wqe;
 	bool imm = wqe->wr.opcode == IB_WR_RDMA_WRITE_WITH_IMM;
 	struct rvt_sge_state dst = { };
-	struct rvt_sge_state src;
 	int ret;
 
 	if (!(rqp->qp_access_flags & IB_ACCESS_REMOTE_WRITE))
@@ -290,10 +310,8 @@ static enum rvt_lb_outcome rvt_lb_write(struct rvt_lb *lb)
 		}
 	}
 
-	rvt_lb_wqe_sges(wqe, &src);
 	/* Processes may poll a plain write's last bytes for its arrival. */
-	rvt_lb_copy(rqp, &dst, &src, wqe->length, false, true,
-		    !imm && rvt_is_user_qp(rqp));
+	rvt_lb_copy_request(rqp, &dst, wqe, !imm && rvt_is_user_qp(rqp));
 	rvt_put_ss(&dst);
 	if (imm)
 		rvt_lb_recv_done(lb, IB_WC_RECV_RDMA_WITH_IMM, IB_WC_WITH_IMM);

@@ -261,6 +261,23 @@ static const void *rvt_copy_to_sges(struct rvt_sge_state *ss,
 	return data;
 }
 
+/*
+ * Whether a copy of @length bytes goes through the cache without asking
+ * wss.c: always in the memcpy mode, below a page in the cacheless one.
+ * The adaptive mode counts every copy in its working set, so it is asked.
+ */
+static bool rvt_copy_is_cached(const struct rvt_dev_info *rdi, u32 length)
+{
+	switch (rdi->dparms.sge_copy_mode) {
+	case RVT_SGE_COPY_MEMCPY:
+		return true;
+	case RVT_SGE_COPY_CACHELESS:
+		return length < PAGE_SIZE;
+	default:
+		return false;
+	}
+}
+
 /**
  * rvt_copy_sge - copy data into the memory of an SGE state
  * @qp: the QP the data arrived on (its device's copy mode applies)
@@ -278,12 +295,19 @@ static const void *rvt_copy_to_sges(struct rvt_sge_state *ss,
 void rvt_copy_sge(struct rvt_qp *qp, struct rvt_sge_state *ss,
 		  void *data, u32 length, bool release, bool copy_last)
 {
+	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
 	u32 last = copy_last ? min_t(u32, length, RVT_COPY_LAST_BYTES) : 0;
 	enum rvt_copy_how how = RVT_COPY_CACHED;
 	const void *rest;
 
-	if (rvt_copy_cacheless(ib_to_rvt(qp->ibqp.device), ss->sge.vaddr,
-			       length))
+	/* Most copies: through the cache, all of it into the SGE in hand. */
+	if (!last && length && rvt_copy_is_cached(rdi, length) &&
+	    rvt_get_sge_length(&ss->sge, length) == length) {
+		memcpy(ss->sge.vaddr, data, length);
+		rvt_update_sge(ss, length, release);
+		return;
+	}
+	if (rvt_copy_cacheless(rdi, ss->sge.vaddr, length))
 		how = RVT_COPY_AROUND_CACHE;
 	rest = rvt_copy_to_sges(ss, data, length - last, release, how);
 	if (!last)
