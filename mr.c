@@ -625,7 +625,7 @@ static struct rvt_mregion *rvt_mr_get_by_key(struct rvt_lkey_table *rkt,
 
 	rcu_read_lock();
 	mr = rcu_dereference(rkt->table[key >> rkt->shift]);
-	if (mr && !percpu_ref_tryget_live(&mr->refcount))
+	if (mr && !percpu_ref_tryget_live_rcu(&mr->refcount))
 		mr = NULL;
 	rcu_read_unlock();
 	if (!mr)
@@ -645,7 +645,7 @@ static struct rvt_mregion *rvt_dma_mr_get(struct rvt_dev_info *rdi)
 
 	rcu_read_lock();
 	mr = rcu_dereference(rdi->dma_mr);
-	if (mr && !percpu_ref_tryget_live(&mr->refcount))
+	if (mr && !percpu_ref_tryget_live_rcu(&mr->refcount))
 		mr = NULL;
 	rcu_read_unlock();
 	return mr;
