@@ -502,11 +502,14 @@ netns_with_port() {
 		ip -n "$ns" link set "$dev" up
 }
 
-# netns_release NS: NS's interfaces back to the first namespace, NS
-# deleted.
+# netns_release NS: NS's IPoIB interfaces back to the first namespace,
+# NS deleted. They are all that came from there: the devices a kernel
+# makes in every new namespace (lo, and with tunnels built in, as the
+# debug kernel has them, sit0, tunl0 and the like) cannot leave it.
 netns_release() {
 	local n
-	for n in $(ip -n "$1" -br link | awk '$1 != "lo" {print $1}'); do
+	for n in $(ip -n "$1" -o link show |
+		awk '/link\/infiniband/ {sub(/:$/, "", $2); sub(/@.*/, "", $2); print $2}'); do
 		ip -n "$1" link set "$n" netns 1 || return
 	done
 	ip netns del "$1"
