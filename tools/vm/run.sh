@@ -225,6 +225,9 @@ qemu_command() {
 		"rvt.stage2=$VM_DIR/guest-init"
 		"rvt.job=$job"
 	)
+	# A kernel of our own is the debug lane's: KASAN reports only its
+	# first finding unless told otherwise, and one must not hide the next.
+	[[ -z $KERNEL_DIR ]] || cmdline+=(kasan_multi_shot)
 	# shellcheck disable=SC2054
 	QEMU=(
 		qemu-system-x86_64

@@ -297,6 +297,7 @@ struct ib_qp *ct_create_qp(const char *label, enum ib_qp_type type,
 			   int recv_wr);
 void ct_destroy_qp(struct ib_qp *qp);
 int ct_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask);
+int ct_modify_driver(struct ib_qp *qp, struct ib_qp_attr *attr, int mask);
 int ct_to_rts(struct ib_qp *qp, u32 port, u32 dlid, u32 dqpn);
 u16 ct_full_pkey(void);
 void ct_query_qp(struct ib_qp *qp);

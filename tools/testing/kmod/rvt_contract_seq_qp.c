@@ -255,17 +255,27 @@ static void ct_transitions(struct ib_qp *qp, const char *name)
 	}
 }
 
-/* One modify with a bad value, from the state @from. */
-static void ct_bad(struct ib_qp *qp, const char *name, int from,
-		   struct ib_qp_attr *a, int mask)
+/* How a step hands its modify over: ct_modify() or ct_modify_driver(). */
+typedef int (*ct_modify_fn)(struct ib_qp *qp, struct ib_qp_attr *attr,
+			    int mask);
+
+/* One modify with a bad value, from the state @from, through @modify. */
+static void ct_bad_via(struct ib_qp *qp, const char *name, int from,
+		       struct ib_qp_attr *a, int mask, ct_modify_fn modify)
 {
 	ct_step("modify_bad.%s", name);
 	ct_goto(qp, from);
 	ct_snap();
 	ct_log("attempt:");
-	ct_modify(qp, a, mask);
+	modify(qp, a, mask);
 	ct_query_qp(qp);
 	ct_end_step();
+}
+
+static void ct_bad(struct ib_qp *qp, const char *name, int from,
+		   struct ib_qp_attr *a, int mask)
+{
+	ct_bad_via(qp, name, from, a, mask, ct_modify);
 }
 
 static void ct_bad_init(struct ib_qp *qp)
@@ -278,7 +288,8 @@ static void ct_bad_init(struct ib_qp *qp)
 	ct_bad(qp, "pkey_index", IB_QPS_RESET, &a, mask);
 	mask = ct_attrs_for(qp, &a, IB_QPS_RESET, IB_QPS_INIT);
 	a.port_num = 3;
-	ct_bad(qp, "port3", IB_QPS_RESET, &a, mask);
+	/* A port the device lacks: see ct_modify_driver(). */
+	ct_bad_via(qp, "port3", IB_QPS_RESET, &a, mask, ct_modify_driver);
 	mask = ct_attrs_for(qp, &a, IB_QPS_RESET, IB_QPS_INIT);
 	ct_bad(qp, "init_with_qkey", IB_QPS_RESET, &a, mask | IB_QP_QKEY);
 	mask = ct_attrs_for(qp, &a, IB_QPS_RESET, IB_QPS_INIT);

@@ -114,6 +114,30 @@ int ct_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask)
 }
 
 /**
+ * ct_modify_driver - the core's modify_qp itself, logged as ct_modify()
+ * @qp: the QP
+ * @attr: attributes
+ * @mask: IB_QP_* mask
+ *
+ * For a port the device lacks: ib_modify_qp() reads that port's data
+ * (rdma_ib_or_roce()) before the core sees the call, past ib_core's
+ * array (KASAN, debug lane). Kernel callers are trusted to pass a valid
+ * port and uverbs checks a process's, so only the core's own answer is
+ * of interest here.
+ *
+ * Context: the script.
+ * Return: the core's modify_qp()'s.
+ */
+int ct_modify_driver(struct ib_qp *qp, struct ib_qp_attr *attr, int mask)
+{
+	int ret = qp->device->ops.modify_qp(qp, attr, mask, NULL);
+
+	ct_log("modify %s mask=%#x to=%s -> %d", ct_ibqp_label(qp), mask,
+	       mask & IB_QP_STATE ? ct_state_name(attr->qp_state) : "-", ret);
+	return ret;
+}
+
+/**
  * ct_set_av - an address vector on a port of the device
  * @ah: filled in
  * @port: the port
