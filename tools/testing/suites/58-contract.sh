@@ -109,12 +109,28 @@ if [[ $RVT_CORE != "$(first_core)" ]]; then
 	result SKIP compare "both cores are compared in the $(first_core) pass"
 	exit 0
 fi
+# On a kernel of our own (make check-debug), `modprobe rdmavt` loads that
+# kernel's build of upstream's core, whose loopback engine takes a QP's
+# locks in the inverted order (Documentation/differences.rst): lockdep
+# reports it and turns itself off for the rest of the run. The debug lane
+# is for our core; the comparison is make check's, on Debian's kernel.
+distro_comparable() {
+	[[ $(uname -r) == "$(<"$REPO/tools/pinned-kernel")" ]]
+}
+NOT_HERE="the distro core's column is make check's (not on this kernel)"
+
 # Per core and personality a run, per personality a self-check, then
 # the coverage and the comparison.
 plan $((2 * ${#PERSONALITIES[@]} + ${#PERSONALITIES[@]} + 2))
 step module test -f "$KMOD"
 step clean-out bash -c "rm -rf '$OUT' && mkdir -p '$OUT'"
 for core in ours distro; do
+	if [[ $core == distro ]] && ! distro_comparable; then
+		for pers in "${PERSONALITIES[@]}"; do
+			result SKIP "run-$core-$pers" "$NOT_HERE"
+		done
+		continue
+	fi
 	unload_all >/dev/null 2>&1
 	step "load-$core" load_named_core "$core"
 	for pers in "${PERSONALITIES[@]}"; do
@@ -123,8 +139,16 @@ for core in ours distro; do
 	step "unload-$core" unload_all
 done
 for pers in "${PERSONALITIES[@]}"; do
-	t "selfcheck-$pers" selfcheck "$pers"
+	if distro_comparable; then
+		t "selfcheck-$pers" selfcheck "$pers"
+	else
+		result SKIP "selfcheck-$pers" "$NOT_HERE"
+	fi
 done
 t callbacks-covered coverage
-t compare compare
+if distro_comparable; then
+	t compare compare
+else
+	result SKIP compare "$NOT_HERE"
+fi
 print_logs
