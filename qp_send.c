@@ -508,11 +508,13 @@ static __always_inline bool rvt_send_complete_one(struct rvt_qp *qp,
  *
  * rvt_send_complete() without the move to the error state when the send
  * CQ is full, so that an engine holding only s_lock can complete requests
- * and take r_lock for the rare error alone.
+ * and take r_lock for the rare error alone. As there, nothing happens in
+ * RESET, INIT or RTR.
  *
  * Context: any; s_lock held.
  * Return: false if the send CQ had no room for the completion: the caller
- * must move the QP to the error state (rvt_error_qp(), with r_lock).
+ * must move the QP to the error state (rvt_error_qp(), with r_lock); true
+ * otherwise, including when nothing happened.
  */
 bool rvt_send_complete_cq(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			  enum ib_wc_status status)
