@@ -337,8 +337,17 @@ struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
 				      u8 *out);
 
 /* switch_sma.c */
+
+/* What the switch's SMA made of a LID-routed SMP to its LID. */
+enum rvtsw_switch_verdict {
+	RVTSW_SWITCH_DROP,	/* not for the SMA: counted as a drop */
+	RVTSW_SWITCH_ANSWER,	/* the response is in the SMP */
+	RVTSW_SWITCH_CONSUMED,	/* taken, nothing to send back */
+};
+
 u8 rvtsw_switch_dr_smp(struct rvtsw_switch *sw, struct ib_smp *smp, u8 in);
-bool rvtsw_switch_lr_smp(struct rvtsw_switch *sw, struct ib_smp *smp, u8 in);
+enum rvtsw_switch_verdict rvtsw_switch_lr_smp(struct rvtsw_switch *sw,
+					      struct ib_smp *smp, u8 in);
 
 /* ud.c */
 enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe);

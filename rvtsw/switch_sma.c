@@ -431,14 +431,23 @@ u8 rvtsw_switch_dr_smp(struct rvtsw_switch *sw, struct ib_smp *smp, u8 in)
  * @in: the port it arrived by
  *
  * Context: the sender's context, RCU read side; does not sleep.
- * Return: true with the response in @smp, to go back to the request's
- * SLID; false to drop it (not a request).
+ * Return: RVTSW_SWITCH_ANSWER with the response in @smp, to go back to
+ * the request's SLID; RVTSW_SWITCH_CONSUMED for the SM's TrapRepress;
+ * RVTSW_SWITCH_DROP for anything else that is not a request.
  */
-bool rvtsw_switch_lr_smp(struct rvtsw_switch *sw, struct ib_smp *smp, u8 in)
+enum rvtsw_switch_verdict rvtsw_switch_lr_smp(struct rvtsw_switch *sw,
+					      struct ib_smp *smp, u8 in)
 {
-	if (smp->mgmt_class != IB_MGMT_CLASS_SUBN_LID_ROUTED ||
-	    !rvtsw_switch_smp_is_request(smp))
-		return false;
+	if (smp->mgmt_class != IB_MGMT_CLASS_SUBN_LID_ROUTED)
+		return RVTSW_SWITCH_DROP;
+	/*
+	 * The SM's answer to a trap of the switch's (trap.c). The switch
+	 * sends each trap once, so there is no repeat for it to stop.
+	 */
+	if (smp->method == IB_MGMT_METHOD_TRAP_REPRESS)
+		return RVTSW_SWITCH_CONSUMED;
+	if (!rvtsw_switch_smp_is_request(smp))
+		return RVTSW_SWITCH_DROP;
 	rvtsw_switch_answer(sw, in, smp);
-	return true;
+	return RVTSW_SWITCH_ANSWER;
 }

@@ -22,7 +22,7 @@
  * PortInfo, by the switch's LFT.
  *
  * The SM answers each trap with a TrapRepress; rvtsw sends every trap
- * once, so the repress has nothing to stop (mad.c, ud.c).
+ * once, so the repress has nothing to stop (mad.c, switch_sma.c).
  *
  * Locking: a port's trap window, transaction IDs and sm_ah are guarded
  * by its rvp.lock. Senders hold rcu_read_lock() around their use of the

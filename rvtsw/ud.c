@@ -512,10 +512,12 @@ static void rvtsw_ud_to_switch(const struct rvtsw_datagram *dg)
 		return;
 	}
 	rvtsw_dg_copy_out(dg, &smp, sizeof(smp));
-	/* The SM represses a trap of the switch's, sent once: nothing to do. */
-	if (smp.method == IB_MGMT_METHOD_TRAP_REPRESS)
+	switch (rvtsw_switch_lr_smp(sw, &smp, dg->sport->sw_port)) {
+	case RVTSW_SWITCH_ANSWER:
+		break;
+	case RVTSW_SWITCH_CONSUMED:
 		return;
-	if (!rvtsw_switch_lr_smp(sw, &smp, dg->sport->sw_port)) {
+	default:
 		rvtsw_count(dg->sport, RVTSW_CNT_DROP_NO_QP);
 		return;
 	}

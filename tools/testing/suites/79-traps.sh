@@ -111,16 +111,20 @@ state_change_cleared() {
 
 # Switch port 4 (rvtsw_1 port 2) disabled: its HCA port goes DOWN, the
 # switch sends trap 128, and the SM, which sweeps for nothing else,
-# sweeps and clears PortStateChange.
+# sweeps and clears PortStateChange. The SM's TrapRepress to the switch
+# is taken by the switch's SMA, not counted as a drop at the SM's port.
 trap128_down() {
-	local sw before p=$CA1/2
+	local sw before p=$CA1/2 drops
 	sw=$(switch_lid)
 	before=$(traps 128 "$sw")
+	drops=$(hw_counter "$CA0" 1 drop_no_dest_qp)
 	ibportstate -C "$CA0" -P 1 "$sw" 4 disable >/dev/null || return
 	port_is "$p" DOWN || { echo "$p: $(port_state "$p")"; return 1; }
 	wait_trap 128 "$sw" "$before" || { echo "no trap 128 from $sw"; return 1; }
 	within 60 state_change_cleared ||
 		{ echo "PortStateChange still $(sw_state_change)"; return 1; }
+	drops=$(($(hw_counter "$CA0" 1 drop_no_dest_qp) - drops))
+	((drops == 0)) || { echo "$CA0/1 drop_no_dest_qp grew by $drops"; return 1; }
 }
 
 # Enabled again: the link trains to INIT, trap 128 again, and the SM's
