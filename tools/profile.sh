@@ -10,11 +10,19 @@
 # the boot's and the setup's instructions cancelled out (the kernel's
 # own functions included: locks, the IB core's wrappers).
 #
+# A CASE may also be one of make bench's perftest rows by name (e.g.
+# send_rate_64, see PERF_BENCHMARKS in tools/testing/lib/perftest.sh):
+# then the profile is of the whole message, user space (perftest,
+# libibverbs and the provider, as one "(user)" entry: the profiler names
+# kernel symbols only), the system call, ib_uverbs and the IB core
+# included, which shows how much of a perftest row the core is.
+#
 # Usage: tools/profile.sh [CASE [ITERS]]  (default rc8 500000; CASE is
-# <rc|uc|ud><bytes>, one of rvt_wr_bench's cases)
-# Output in build/profile/: <core>-<iters>.prof (addresses),
-# <core>-<iters>.out (the guest's console: results and kallsyms),
-# report.txt (the comparison).
+# <rc|uc|ud><bytes>, one of rvt_wr_bench's cases, or a perftest row,
+# whose ITERS default to 50000)
+# Output in build/profile/: <core>-<case>-<iters>.prof (addresses),
+# <core>-<case>-<iters>.out (the guest's console: results and kallsyms),
+# report-<case>.txt (the comparison).
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,7 +30,7 @@ OUT=$REPO/build/profile
 
 # run_guest CORE CASE ITERS: one profiled boot; adds its pair of files.
 run_guest() {
-	local core=$1 case=$2 iters=$3 name=$1-$3
+	local core=$1 case=$2 iters=$3 name=$1-$2-$3
 	echo "profile: $case x $iters on $core"
 	"$REPO/tools/vm/run.sh" --pci-testdev --smp 2 --icount 3 \
 		--insn-profile "$OUT/$name.prof" --log "$OUT/$name.log" \
@@ -36,7 +44,11 @@ run_guest() {
 }
 
 main() {
-	local case=${1:-rc8} iters=${2:-500000} base core
+	local case=${1:-rc8} iters=${2:-} base core
+	if [[ -z $iters ]]; then
+		iters=500000
+		[[ $case =~ ^(rc|uc|ud)[0-9]+$ ]] || iters=50000
+	fi
 	base=$((iters / 10))
 	((base > 0)) || { echo "profile: ITERS must be 10 or more"; return 2; }
 	PAIRS=()
@@ -47,12 +59,12 @@ main() {
 		run_guest "$core" "$case" "$iters" &&
 			run_guest "$core" "$case" "$base" || return
 	done
-	echo "columns: ours, distro; instructions per request"
+	echo "columns: ours, distro; instructions per request (or message)"
 	python3 "$REPO/tools/vm/insn_profile.py" --diff \
 		--per "$((iters - base))" --top 30 \
 		--module rdmavt --module rvtsw --module rvt_wr_bench \
-		--module vmlinux --module ib_core \
-		"${PAIRS[@]}" | tee "$OUT/report.txt"
+		--module vmlinux --module ib_core --module ib_uverbs \
+		"${PAIRS[@]}" | tee "$OUT/report-$case.txt"
 }
 
 main "$@"

@@ -27,25 +27,6 @@ TARGETS="ours distro rxe"
 LOG=/tmp/bench-perftest.log
 FAILURES=0
 
-# name kind field unit iterations program [options...]; field is the
-# report column: 4 average bandwidth, 5 message rate (bandwidth tests)
-# or typical latency (latency tests). All RC unless -c says otherwise.
-BENCHMARKS=(
-	"send_bw_64k bw 4 MB/s 400 ib_send_bw -s 65536"
-	"write_bw_64k bw 4 MB/s 400 ib_write_bw -s 65536"
-	"read_bw_64k bw 4 MB/s 400 ib_read_bw -s 65536"
-	"send_rate_64 bw 5 Mpps 4000 ib_send_bw -s 64"
-	"ud_send_rate_64 bw 5 Mpps 4000 ib_send_bw -c UD -s 64"
-	"atomic_rate bw 5 Mpps 2000 ib_atomic_bw"
-	"send_lat_8 lat 5 usec 2000 ib_send_lat -s 8"
-	"write_lat_8 lat 5 usec 2000 ib_write_lat -s 8"
-	"read_lat_8 lat 5 usec 2000 ib_read_lat -s 8"
-	# Several QPs at once (aggregate over the QPs; q1 is send_bw_64k).
-	"send_bw_64k_q2 bw 4 MB/s 400 ib_send_bw -s 65536 -q 2"
-	"send_bw_64k_q4 bw 4 MB/s 400 ib_send_bw -s 65536 -q 4"
-	"send_bw_64k_q8 bw 4 MB/s 400 ib_send_bw -s 65536 -q 8"
-)
-
 # target_up TARGET: bring the device up and point perftest at it.
 target_up() {
 	case $1 in
@@ -143,7 +124,7 @@ run_target() {
 		return
 	fi
 	wait_for 50 test -e /dev/infiniband/uverbs0
-	for entry in "${BENCHMARKS[@]}"; do
+	for entry in "${PERF_BENCHMARKS[@]}"; do
 		# shellcheck disable=SC2086 # an entry is a list of words
 		bench "$target" $entry
 	done

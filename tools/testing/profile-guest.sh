@@ -1,24 +1,56 @@
 #!/bin/bash
-# The guest half of tools/profile.sh: one rvt_wr_bench case on one core,
-# then the kernel's text symbols (with the modules still loaded), each
-# line prefixed "KS ", for tools/vm/insn_profile.py to name the
-# addresses of the instruction profile QEMU takes.
+# The guest half of tools/profile.sh: one case on one core, then the
+# kernel's text symbols (with the modules still loaded), each line
+# prefixed "KS ", for tools/vm/insn_profile.py to name the addresses of
+# the instruction profile QEMU takes.
 #
-# Usage: profile-guest.sh CORE CASE ITERS (CORE: ours or distro; CASE:
-# rvt_wr_bench's only=, e.g. rc8).
+# A case is one of rvt_wr_bench's (only=, e.g. rc8: requests posted and
+# polled in the kernel), or a perftest row of make bench by its name
+# (e.g. send_rate_64: the same program and options, ITERS iterations,
+# server and client in this guest).
+#
+# Usage: profile-guest.sh CORE CASE ITERS (CORE: ours or distro)
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/perftest.sh
+source "$TESTING_DIR/lib/perftest.sh"
+
+# kernel_case CORE CASE ITERS: rvt_wr_bench's case, its results as
+# RESULT lines; the bench stays loaded for the symbols.
+kernel_case() {
+	insmod "$TESTING_DIR/kmod/rvt_wr_bench.ko" "iters=$3" "only=$2" ||
+		return
+	sed "s/^/RESULT $1 /" /sys/kernel/debug/rvt_wr_bench/results
+}
+
+# perftest_case CORE ITERS NAME KIND FIELD UNIT DEFAULT_ITERS PROG
+# [OPTS...]: a perftest row with ITERS iterations, the client's report
+# as a RESULT line.
+perftest_case() {
+	local core=$1 iters=$2 name=$3 out rc=0
+	shift 7
+	wait_for 50 test -e /dev/infiniband/uverbs0
+	out=$(mktemp -d)
+	perf_run_once "$out" "$@" -n "$iters" || rc=1
+	echo "RESULT $core $name $(perf_report_line "$out/client")"
+	((rc == 0)) || sed 's/^/  /' "$out/server" "$out/client"
+	rm -rf "$out"
+	return "$rc"
+}
 
 main() {
-	local core=$1 case=$2 iters=$3
+	local core=$1 case=$2 iters=$3 row
 	RVT_CORE=$core load_rvtsw || return
-	insmod "$TESTING_DIR/kmod/rvt_wr_bench.ko" "iters=$iters" "only=$case" ||
-		return
-	sed "s/^/RESULT $core /" /sys/kernel/debug/rvt_wr_bench/results
+	if row=$(perf_benchmark "$case"); then
+		# shellcheck disable=SC2086 # a row is a list of words
+		perftest_case "$core" "$iters" $row || return
+	else
+		kernel_case "$core" "$case" "$iters" || return
+	fi
 	grep -E ' [tTwW] ' /proc/kallsyms | sed 's/^/KS /'
-	rmmod rvt_wr_bench
+	[[ -n $row ]] || rmmod rvt_wr_bench
 	RVT_CORE=$core unload_all
 }
 

@@ -13,6 +13,36 @@ PERF_TCP_PORT=19515
 # shellcheck disable=SC2034 # read by the scripts that source this
 PERF_REPORT=
 
+# The benchmark's perftest rows (make bench, and tools/profile.sh by
+# name): name kind field unit iterations program [options...]; field is the
+# report column: 4 average bandwidth, 5 message rate (bandwidth tests)
+# or typical latency (latency tests). All RC unless -c says otherwise.
+PERF_BENCHMARKS=(
+	"send_bw_64k bw 4 MB/s 400 ib_send_bw -s 65536"
+	"write_bw_64k bw 4 MB/s 400 ib_write_bw -s 65536"
+	"read_bw_64k bw 4 MB/s 400 ib_read_bw -s 65536"
+	"send_rate_64 bw 5 Mpps 4000 ib_send_bw -s 64"
+	"ud_send_rate_64 bw 5 Mpps 4000 ib_send_bw -c UD -s 64"
+	"atomic_rate bw 5 Mpps 2000 ib_atomic_bw"
+	"send_lat_8 lat 5 usec 2000 ib_send_lat -s 8"
+	"write_lat_8 lat 5 usec 2000 ib_write_lat -s 8"
+	"read_lat_8 lat 5 usec 2000 ib_read_lat -s 8"
+	# Several QPs at once (aggregate over the QPs; q1 is send_bw_64k).
+	"send_bw_64k_q2 bw 4 MB/s 400 ib_send_bw -s 65536 -q 2"
+	"send_bw_64k_q4 bw 4 MB/s 400 ib_send_bw -s 65536 -q 4"
+	"send_bw_64k_q8 bw 4 MB/s 400 ib_send_bw -s 65536 -q 8"
+)
+
+# perf_benchmark NAME: the words of PERF_BENCHMARKS' row NAME.
+# Return: 1 if there is none.
+perf_benchmark() {
+	local entry
+	for entry in "${PERF_BENCHMARKS[@]}"; do
+		[[ ${entry%% *} == "$1" ]] && { echo "$entry"; return 0; }
+	done
+	return 1
+}
+
 # The figures of a perftest report: the line after the column headings
 # (which start with "#bytes"), e.g. "65536 100 310.25 305.51 0.004888".
 # Bandwidth: #bytes #iterations BW-peak BW-average[MB/s] MsgRate[Mpps];
