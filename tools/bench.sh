@@ -79,7 +79,8 @@ boot() {
 	shift
 	read -ra targets <<<"${RVT_BENCH_TARGETS:-}"
 	echo "bench: $name boot" | tee -a "$OUT/guest.log"
-	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial-$name.log" \
+	"$REPO/tools/vm/run.sh" --pci-testdev --no-slab-debug \
+		--log "$OUT/serial-$name.log" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" "${run_opts[@]}" \
 		"$REPO/tools/testing/bench-guest.sh" \
 		--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}" \

@@ -32,7 +32,7 @@ OUT=$REPO/build/profile
 run_guest() {
 	local core=$1 case=$2 iters=$3 name=$1-$2-$3
 	echo "profile: $case x $iters on $core"
-	"$REPO/tools/vm/run.sh" --pci-testdev --smp 2 --icount 3 \
+	"$REPO/tools/vm/run.sh" --pci-testdev --no-slab-debug --smp 2 --icount 3 \
 		--insn-profile "$OUT/$name.prof" --log "$OUT/$name.log" \
 		--timeout 1800 "$REPO/tools/testing/profile-guest.sh" \
 		"$core" "$case" "$iters" >"$OUT/$name.out" 2>&1 || {

@@ -81,6 +81,10 @@ Options:
                    into FILE (the QEMU plugin tools/vm/insn_profile.c,
                    built on first use; exact with --icount); see
                    tools/vm/insn_profile.py for turning it into functions
+  --no-slab-debug  boot without slub_debug and KFENCE, for measuring: the
+                   tests' slub_debug=FZPU records a stack trace at every
+                   allocation and free, which costs more than an RDMA
+                   work request and would dilute every comparison
   --show-dmesg     also stream the kernel log dump at the end
   -h, --help       this help
 
@@ -103,6 +107,7 @@ MEM=2048
 SMP=2
 ICOUNT=
 INSN_PROFILE=
+SLAB_DEBUG=1
 SHOW_DMESG=0
 SCRIPT=
 ARGS=()
@@ -131,6 +136,7 @@ parse_args() {
 		--smp) need_value "$1" $# && SMP=$2 && shift ;;
 		--icount) need_value "$1" $# && ICOUNT=$2 && shift ;;
 		--insn-profile) need_value "$1" $# && INSN_PROFILE=$2 && shift ;;
+		--no-slab-debug) SLAB_DEBUG=0 ;;
 		--show-dmesg) SHOW_DMESG=1 ;;
 		-h | --help) usage && exit 0 ;;
 		--) shift && break ;;
@@ -216,8 +222,6 @@ qemu_command() {
 		# Without it multi-threaded TCG boots sometimes die with
 		# "Oops: int3" in sched_clock_cpu.
 		tsc=unstable
-		slub_debug=FZPU
-		kfence.sample_interval=100
 		# A panic reboots, and -no-reboot turns that into a QEMU exit.
 		panic=-1
 		# Room for the whole run's log: the runner scans the dmesg dump.
@@ -225,6 +229,9 @@ qemu_command() {
 		"rvt.stage2=$VM_DIR/guest-init"
 		"rvt.job=$job"
 	)
+	# Tests catch slab corruption themselves (see BAD_PATTERNS).
+	((SLAB_DEBUG == 0)) ||
+		cmdline+=(slub_debug=FZPU kfence.sample_interval=100)
 	# A kernel of our own is the debug lane's: KASAN reports only its
 	# first finding unless told otherwise, and one must not hide the next.
 	[[ -z $KERNEL_DIR ]] || cmdline+=(kasan_multi_shot)
