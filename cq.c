@@ -128,26 +128,32 @@ static void rvt_cq_indices(struct rvt_cq *cq, u32 *head, u32 *tail)
 	*tail = min(*tail, last);
 }
 
-/* The user ABI's completion: struct ib_wc without kernel pointers. */
+/*
+ * The user ABI's completion: struct ib_wc without kernel pointers. Field
+ * by field into the shared ring, every byte of the slot written (reserved
+ * too: the slot may hold an older completion): a compound literal would
+ * be built on the stack, zeroed and copied, on every completion.
+ */
 static void rvt_cq_store_user(struct rvt_cq_wc *ring, u32 slot,
 			      const struct ib_wc *wc)
 {
-	ring->uqueue[slot] = (struct ib_uverbs_wc) {
-		.wr_id = wc->wr_id,
-		.status = wc->status,
-		.opcode = wc->opcode,
-		.vendor_err = wc->vendor_err,
-		.byte_len = wc->byte_len,
-		.ex.imm_data = wc->ex.imm_data,
-		.qp_num = wc->qp->qp_num,
-		.src_qp = wc->src_qp,
-		.wc_flags = wc->wc_flags,
-		.pkey_index = wc->pkey_index,
-		.slid = ib_lid_cpu16(wc->slid),
-		.sl = wc->sl,
-		.dlid_path_bits = wc->dlid_path_bits,
-		.port_num = wc->port_num,
-	};
+	struct ib_uverbs_wc *uwc = &ring->uqueue[slot];
+
+	uwc->wr_id = wc->wr_id;
+	uwc->status = wc->status;
+	uwc->opcode = wc->opcode;
+	uwc->vendor_err = wc->vendor_err;
+	uwc->byte_len = wc->byte_len;
+	uwc->ex.imm_data = wc->ex.imm_data;
+	uwc->qp_num = wc->qp->qp_num;
+	uwc->src_qp = wc->src_qp;
+	uwc->wc_flags = wc->wc_flags;
+	uwc->pkey_index = wc->pkey_index;
+	uwc->slid = ib_lid_cpu16(wc->slid);
+	uwc->sl = wc->sl;
+	uwc->dlid_path_bits = wc->dlid_path_bits;
+	uwc->port_num = wc->port_num;
+	uwc->reserved = 0;
 }
 
 /*

@@ -665,21 +665,27 @@ static bool rvt_mr_allows(const struct rvt_mregion *mr, u64 vaddr, u32 len,
 	       len <= mr->length - off && (mr->access_flags & acc) == acc;
 }
 
-/* Point @sge at @len bytes at offset @off of @mr's IB address space. */
+/*
+ * Point @sge at @len bytes at offset @off of @mr's IB address space. The
+ * segment is read before @sge is written, which the compiler cannot
+ * assume does not alias the map.
+ */
 static void rvt_sge_set(struct rvt_sge *sge, struct rvt_mregion *mr, u64 off,
 			u32 len)
 {
-	u64 seg;
+	const struct rvt_seg *seg;
+	u64 n;
 
 	off += mr->offset;
-	seg = off >> mr->page_shift;
+	n = off >> mr->page_shift;
 	off &= BIT_ULL(mr->page_shift) - 1;
-	sge->mr = mr;
-	sge->m = seg / RVT_SEGSZ;
-	sge->n = seg % RVT_SEGSZ;
-	sge->vaddr = mr->map[sge->m]->segs[sge->n].vaddr + off;
-	sge->length = mr->map[sge->m]->segs[sge->n].length - off;
+	seg = &mr->map[n / RVT_SEGSZ]->segs[n % RVT_SEGSZ];
+	sge->vaddr = seg->vaddr + off;
+	sge->length = seg->length - off;
 	sge->sge_length = len;
+	sge->mr = mr;
+	sge->m = n / RVT_SEGSZ;
+	sge->n = n % RVT_SEGSZ;
 }
 
 /* Point @sge at @len bytes of kernel memory at @vaddr through the DMA MR. */

@@ -435,12 +435,31 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	return ret < 0 ? ret : 0;
 }
 
+/* Queue a send completion; false if the send CQ had no room. */
+static bool rvt_queue_send_wc(struct rvt_qp *qp, u64 wr_id, u32 byte_len,
+			      enum ib_wc_opcode opcode,
+			      enum ib_wc_status status)
+{
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		.status = status,
+		.opcode = opcode,
+		.byte_len = byte_len,
+		.qp = &qp->ibqp,
+	};
+
+	return rvt_cq_enter(ibcq_to_rvtcq(qp->ibqp.send_cq), &wc,
+			    status != IB_WC_SUCCESS);
+}
+
 /*
  * Free the entry at s_last for posters and queue its completion, if one is
  * due (IBTA 10.7.3.1: every error, and the successes the consumer asked
  * for). The header's rvt_qp_complete_swqe() does the same for drivers but
  * moves the QP to ERR itself when the CQ is full, which needs r_lock; here
- * the caller decides. Return: false if the send CQ had no room.
+ * the caller decides. The completion is only built when it is due: most
+ * requests of a streaming consumer are unsignaled. Return: false if the
+ * send CQ had no room.
  */
 static __always_inline bool
 rvt_retire_swqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
@@ -450,23 +469,16 @@ rvt_retire_swqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	bool signal = !(flags & RVT_SEND_RESERVE_USED) &&
 		      (!(qp->s_flags & RVT_S_SIGNAL_REQ_WR) ||
 		       (flags & IB_SEND_SIGNALED) || status != IB_WC_SUCCESS);
-	struct ib_wc wc = {
-		.status = status,
-		.opcode = opcode,
-		.qp = &qp->ibqp,
-	};
+	u64 wr_id = wqe->wr.wr_id;
+	u32 byte_len = wqe->length;
 
-	if (signal) {
-		wc.wr_id = wqe->wr.wr_id;
-		wc.byte_len = wqe->length;
-	}
 	rvt_qp_wqe_unreserve(qp, flags);
 	rvt_put_qp_swqe(qp, wqe);
 	*last = rvt_qp_swqe_incr(qp, qp->s_last);
 	/* The entry is the posters' from here on: read it all above. */
 	smp_store_release(&qp->s_last, *last);
-	return !signal || rvt_cq_enter(ibcq_to_rvtcq(qp->ibqp.send_cq), &wc,
-				       status != IB_WC_SUCCESS);
+	return !signal ||
+	       rvt_queue_send_wc(qp, wr_id, byte_len, opcode, status);
 }
 
 /*
