@@ -301,8 +301,14 @@ unsigned int rvt_mcast_groups_left(struct rvt_dev_info *rdi)
 {
 	unsigned int n;
 
-	spin_lock(&rdi->n_mcast_grps_lock);
+	/*
+	 * Attach and detach take this lock inside rvp->lock, which IPoIB's
+	 * transmit path takes in softirq context: taken here with
+	 * interrupts on, a softirq on this CPU could wait on rvp->lock's
+	 * holder while it waits on us (lockdep, make check-debug's lane).
+	 */
+	spin_lock_irq(&rdi->n_mcast_grps_lock);
 	n = rdi->n_mcast_grps_allocated;
-	spin_unlock(&rdi->n_mcast_grps_lock);
+	spin_unlock_irq(&rdi->n_mcast_grps_lock);
 	return n;
 }
