@@ -15,6 +15,12 @@
  * Each entry holds a reference on its QP (rvt_get_qp()), as upstream's
  * do: drivers see it in qp->refcount, and destroy_qp() waits for it.
  *
+ * The port's lock is taken with interrupts off, since rvt_mcast_find()
+ * runs in drivers' receive and transmit paths (softirq). The device's
+ * group count, rdi->n_mcast_grps_allocated, is guarded by
+ * rdi->n_mcast_grps_lock, which attach and detach take inside the port's
+ * lock: so it too is taken with interrupts off wherever it is taken.
+ *
  * ABI: rvt_mcast_find()'s CRC requires that this file see no linux/pci.h
  * and no linux/tracepoint.h: do not include vt.h here.
  */
@@ -301,12 +307,7 @@ unsigned int rvt_mcast_groups_left(struct rvt_dev_info *rdi)
 {
 	unsigned int n;
 
-	/*
-	 * Attach and detach take this lock inside rvp->lock, which IPoIB's
-	 * transmit path takes in softirq context: taken here with
-	 * interrupts on, a softirq on this CPU could wait on rvp->lock's
-	 * holder while it waits on us (lockdep, make check-debug's lane).
-	 */
+	/* Interrupts off, as everywhere (see the top of this file). */
 	spin_lock_irq(&rdi->n_mcast_grps_lock);
 	n = rdi->n_mcast_grps_allocated;
 	spin_unlock_irq(&rdi->n_mcast_grps_lock);
