@@ -7,13 +7,17 @@
 # (default 900, @timeout): then the kernel's view of every task goes to
 # the log and the suite is killed, so that a hang costs minutes, not the
 # whole run. The results it did not report are missing from its plan,
-# which the host counts.
+# which the host counts. After each suite the modules are unloaded, within
+# RVT_UNLOAD_TIMEOUT seconds (default 300): a device that cannot be
+# removed (@unload) leaves no clean slate for the suites after it, so the
+# run ends there, with the same report of what is stuck.
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 SUITE_TIMEOUT=${RVT_SUITE_TIMEOUT:-900}
+UNLOAD_TIMEOUT=${RVT_UNLOAD_TIMEOUT:-300}
 
 # What a hung suite is doing: its processes, their kernel stacks, and
 # the kernel's backtraces of all CPUs and of blocked tasks.
@@ -25,31 +29,49 @@ hang_report() {
 		echo "--- kernel stack of $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline")"
 		indent <"/proc/$pid/stack"
 	done
+	# Not on the host of harness_test.sh, whose tasks are none of ours.
+	[[ ${RVT_HANG_SYSRQ:-1} == 1 ]] || return 0
 	echo l >/proc/sysrq-trigger
 	echo w >/proc/sysrq-trigger
 	sleep 2
 }
 
-# run_bounded NAME FILE: run the suite in a process group of its own;
-# return its status, or 124 after killing it when it outlives the timeout.
+# run_bounded WHAT LIMIT CMD...: run CMD in a process group of its own;
+# return its status, or 124 after reporting what it is doing and killing
+# it when it outlives LIMIT seconds. WHAT names it in the log.
 run_bounded() {
-	local name=$1 file=$2 pid waited=0
-	SUITE=$name setsid bash "$file" &
+	local what=$1 limit=$2 pid waited=0
+	shift 2
+	setsid "$@" &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
-		if ((waited >= SUITE_TIMEOUT)); then
-			echo "suite $name still running after $SUITE_TIMEOUT s"
+		if ((waited >= limit)); then
+			echo "$what still running after $limit s"
 			hang_report "$pid" 2>&1
 			kill -KILL -- "-$pid" 2>/dev/null
 			# A task stuck in the kernel may not die: do not wait on it.
 			wait_for 100 sh -c "! kill -0 $pid" ||
-				echo "suite $name could not be killed"
+				echo "$what could not be killed"
 			return 124
 		fi
 		sleep 1
 		((waited++))
 	done
 	wait "$pid"
+}
+
+# unload_after NAME: unload every module suite NAME may have left, within
+# UNLOAD_TIMEOUT; false (and @unload failed) if that did not finish.
+unload_after() {
+	local name=$1
+	run_bounded "unloading after suite $name" "$UNLOAD_TIMEOUT" \
+		bash -c "source '$TESTING_DIR/lib.sh' && unload_all >/dev/null 2>&1" &&
+		return 0
+	# unload_all's own status is not a verdict: what it could not remove
+	# is the next suite's failure to load. Only a hang is this one's.
+	(($? != 124)) && return 0
+	SUITE=$name fail @unload "modules still loading or unloading $UNLOAD_TIMEOUT s after the suite"
+	return 1
 }
 
 # On a kernel with kmemleak (make check-debug's): what the last suite
@@ -84,14 +106,15 @@ run_suite() {
 	name=$(basename "$file" .sh)
 	name=${name#[0-9][0-9]-}
 	echo "=== suite $name (core: $RVT_CORE)"
-	run_bounded "$name" "$file" || rc=$?
+	SUITE=$name run_bounded "suite $name" "$SUITE_TIMEOUT" bash "$file" ||
+		rc=$?
 	if ((rc == 124)); then
 		SUITE=$name fail @timeout "killed after $SUITE_TIMEOUT s"
 	elif ((rc != 0)); then
 		SUITE=$name fail @exit "suite exited with status $rc"
 	fi
 	# Leave the next suite a clean slate whatever this one did.
-	unload_all >/dev/null 2>&1
+	unload_after "$name" || return
 	kmemleak_check "$name"
 }
 
@@ -101,7 +124,7 @@ run_core() {
 	shift
 	for suite in "$@"; do
 		[[ -f $suite ]] || suite=$TESTING_DIR/suites/$suite
-		run_suite "$suite"
+		run_suite "$suite" || return
 	done
 }
 
@@ -112,7 +135,10 @@ main() {
 	fi
 	kmemleak_forget_boot
 	for core in ${RVT_CORES:-ours distro}; do
-		run_core "$core" "$@"
+		run_core "$core" "$@" || {
+			echo "a device could not be removed: the run ends here"
+			return 1
+		}
 	done
 }
 

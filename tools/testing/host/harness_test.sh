@@ -10,7 +10,8 @@
 # that test is a FAIL, a result the suite's plan counts on but never
 # came is a FAIL, a failing setup step is a FAIL and so are the tests it
 # leaves unrun, a suite that exits non-zero or never declares a plan is
-# a FAIL. A second fixture, a channel with a duplicate, a result not asked
+# a FAIL, and a device that cannot be removed after a suite ends the run
+# with a FAIL (@unload). A second fixture, a channel with a duplicate, a result not asked
 # for, a PASS of a harness result and a kernel line on it, checks the
 # tally's own rules; its console twin shows the kernel line that broke a
 # FAIL there, which the tally never reads. perftest's verdict is checked
@@ -52,6 +53,30 @@ check "fixture suites, records" "$FIXTURES/expected.records" \
 	tally --cores "ours distro" --suites "$SUITES" "$WORK/results"
 check "fixture suites, table" "$FIXTURES/expected.table" \
 	tally --table --cores "ours distro" --suites "$SUITES" "$WORK/results"
+
+# A device that cannot be removed after a suite (rmmod never returns)
+# is @unload's failure, reported with what is stuck, and the run ends
+# there: no suite after it, on no core, runs on a dirty slate.
+mkdir "$WORK/stuck"
+printf '#!/bin/sh\necho "rvtsw 16384 0"\n' >"$WORK/stuck/lsmod"
+printf '#!/bin/sh\nexec sleep 20\n' >"$WORK/stuck/rmmod"
+chmod +x "$WORK/stuck/lsmod" "$WORK/stuck/rmmod"
+PATH=$WORK/stuck:$PATH RVT_UNLOAD_TIMEOUT=2 RVT_HANG_SYSRQ=0 \
+	RVT_CORES="ours distro" RVT_RESULTS=$WORK/stuck.results \
+	bash "$TESTING/guest.sh" "$FIXTURES"/suites/{20-dies,30-silent}.sh \
+	>"$WORK/stuck.console" 2>&1
+if [[ $(grep '^RVT-RESULT' "$WORK/stuck.results" | cut -d' ' -f2,3) == "$(printf '%s\n' \
+	'PASS ours/dies/before-dying' 'FAIL ours/dies/@exit:' \
+	'FAIL ours/dies/@unload:')" ]] &&
+   grep -q '^unloading after suite dies still running after 2 s$' \
+	"$WORK/stuck.console" &&
+   grep -q '^--- kernel stack of' "$WORK/stuck.console"; then
+	echo "ok: a device that cannot be removed ends the run with @unload"
+else
+	echo "FAIL: a stuck unload is not reported as @unload, or the run went on:"
+	sed 's/^/    /' "$WORK/stuck.results" "$WORK/stuck.console"
+	FAILED=1
+fi
 
 # The tally's own rules, on a channel written by hand.
 check "channel rules" "$FIXTURES/channel.expected" \
