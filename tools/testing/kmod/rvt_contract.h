@@ -241,6 +241,9 @@ __printf(1, 2) void ct_log(const char *fmt, ...);
 __printf(1, 2) void ct_step(const char *fmt, ...);
 __printf(3, 4) void ct_cb(enum ct_cb cb, struct rvt_qp *qp,
 			  const char *fmt, ...);
+void ct_cb_context(char *buf, size_t len, struct rvt_qp *qp);
+__printf(4, 5) void ct_cb_at(enum ct_cb cb, struct rvt_qp *qp,
+			     const char *where, const char *fmt, ...);
 void ct_ex(enum ct_export ex);
 const char *ct_label(struct rvt_qp *qp);
 const char *ct_ibqp_label(struct ib_qp *ibqp);
@@ -260,7 +263,7 @@ void ct_send_trap(struct ct_dev *dev, u32 port_num, u16 trap_num);
 
 /* rvt_contract_engine.c: the send engine */
 void ct_engine(struct rvt_qp *qp);
-bool ct_mark_pending(struct rvt_qp *qp);
+bool ct_schedule(struct rvt_qp *qp, enum ct_cb cb, bool may_queue);
 void ct_unpend(struct rvt_qp *qp);
 void ct_pump(void);
 int ct_settle(unsigned int ms);

@@ -17,24 +17,17 @@
 
 static bool ct_schedule_send(struct rvt_qp *qp)
 {
-	bool queued = false;
-
 	/* Like qib_send_ok(): not while busy or waiting for a resource. */
-	if (!(qp->s_flags & (RVT_S_BUSY | RVT_S_ANY_WAIT_IO)) &&
-	    (qp->s_hdrwords || (qp->s_flags & RVT_S_ACK_PENDING) ||
-	     !(qp->s_flags & RVT_S_ANY_WAIT_SEND)))
-		queued = ct_mark_pending(qp);
-	ct_cb(CB_SCHEDULE_SEND, qp, "s_flags=%#x queued=%d", qp->s_flags,
-	      queued);
-	return queued;
+	return ct_schedule(qp, CB_SCHEDULE_SEND,
+			   !(qp->s_flags & (RVT_S_BUSY | RVT_S_ANY_WAIT_IO)) &&
+			   (qp->s_hdrwords ||
+			    (qp->s_flags & RVT_S_ACK_PENDING) ||
+			    !(qp->s_flags & RVT_S_ANY_WAIT_SEND)));
 }
 
 static bool ct_schedule_send_no_lock(struct rvt_qp *qp)
 {
-	bool queued = ct_mark_pending(qp);
-
-	ct_cb(CB_SCHEDULE_SEND_NO_LOCK, qp, "queued=%d", queued);
-	return queued;
+	return ct_schedule(qp, CB_SCHEDULE_SEND_NO_LOCK, true);
 }
 
 static void ct_do_send(struct rvt_qp *qp)

@@ -390,24 +390,40 @@ void ct_engine(struct rvt_qp *qp)
 }
 
 /**
- * ct_mark_pending - ask for a QP's send engine to run
+ * ct_schedule - a schedule_send callback: ask for a QP's send engine to
+ *		 run, and log the call
  * @qp: the QP
+ * @cb: CB_SCHEDULE_SEND or CB_SCHEDULE_SEND_NO_LOCK
+ * @may_queue: false if the driver would not send now (qib_send_ok())
+ *
+ * rdmavt's timers call this on any CPU while the script pumps on another.
+ * The line is logged under pend_lock, which ct_pump() holds while it takes
+ * a QP off the list and logs that: the log shows a queueing before the
+ * run it caused, on both cores alike. The caller's context is read before
+ * that lock is taken.
  *
  * Context: any.
- * Return: true if the QP was not pending yet.
+ * Return: true if the QP was queued (it was not pending yet).
  */
-bool ct_mark_pending(struct rvt_qp *qp)
+bool ct_schedule(struct rvt_qp *qp, enum ct_cb cb, bool may_queue)
 {
 	struct ct_qp *priv = qp->priv;
 	struct ct_dev *dev = priv->dev;
 	unsigned long flags;
 	bool queued = false;
+	char where[64];
 
+	ct_cb_context(where, sizeof(where), qp);
 	spin_lock_irqsave(&dev->pend_lock, flags);
-	if (list_empty(&priv->pend)) {
+	if (may_queue && list_empty(&priv->pend)) {
 		list_add_tail(&priv->pend, &dev->pending);
 		queued = true;
 	}
+	if (cb == CB_SCHEDULE_SEND)
+		ct_cb_at(cb, qp, where, "s_flags=%#x queued=%d", qp->s_flags,
+			 queued);
+	else
+		ct_cb_at(cb, qp, where, "queued=%d", queued);
 	spin_unlock_irqrestore(&dev->pend_lock, flags);
 	return queued;
 }
@@ -446,12 +462,14 @@ void ct_pump(void)
 		spin_lock_irqsave(&dev->pend_lock, flags);
 		priv = list_first_entry_or_null(&dev->pending, struct ct_qp,
 						pend);
-		if (priv)
+		if (priv) {
 			list_del_init(&priv->pend);
+			/* Under the lock: see ct_schedule(). */
+			ct_log("pump %s", priv->label);
+		}
 		spin_unlock_irqrestore(&dev->pend_lock, flags);
 		if (!priv)
 			return;
-		ct_log("pump %s", priv->label);
 		ct_engine(priv->qp);
 	}
 	ct_log("pump: engines still pending after %d runs", n);

@@ -222,8 +222,16 @@ static const char *ct_locked(spinlock_t *lock, const char *name)
 	return raw_spin_is_locked(&lock->rlock) ? name : "-";
 }
 
-/* Where a callback runs, and which of its QP's locks are held. */
-static void ct_context(char *buf, size_t len, struct rvt_qp *qp)
+/**
+ * ct_cb_context - where a callback runs, and which of its QP's locks are
+ *		   held
+ * @buf: where to write it, "[where atomic irqsoff locks=rhs]"
+ * @len: its size
+ * @qp: the QP, or NULL
+ *
+ * Context: any; read before the callback takes locks of its own.
+ */
+void ct_cb_context(char *buf, size_t len, struct rvt_qp *qp)
 {
 	const char *where;
 
@@ -245,6 +253,18 @@ static void ct_context(char *buf, size_t len, struct rvt_qp *qp)
 		  qp ? ct_locked(&qp->s_lock, "s") : "");
 }
 
+static __printf(4, 0) void ct_vcb(enum ct_cb cb, struct rvt_qp *qp,
+				   const char *where, const char *fmt,
+				   va_list va)
+{
+	char args[CT_LINE / 2];
+
+	set_bit(cb, ct.cb_hits);
+	vscnprintf(args, sizeof(args), fmt, va);
+	ct_log("cb %s%s%s %s %s", ct_cb_names[cb], qp ? " qp=" : "",
+	       qp ? ct_label(qp) : "", args, where);
+}
+
 /**
  * ct_cb - log a callback from rdmavt into the driver
  * @cb: which
@@ -255,16 +275,35 @@ static void ct_context(char *buf, size_t len, struct rvt_qp *qp)
  */
 void ct_cb(enum ct_cb cb, struct rvt_qp *qp, const char *fmt, ...)
 {
-	char args[CT_LINE / 2], where[64];
+	char where[64];
 	va_list va;
 
-	set_bit(cb, ct.cb_hits);
+	ct_cb_context(where, sizeof(where), qp);
 	va_start(va, fmt);
-	vscnprintf(args, sizeof(args), fmt, va);
+	ct_vcb(cb, qp, where, fmt, va);
 	va_end(va);
-	ct_context(where, sizeof(where), qp);
-	ct_log("cb %s%s%s %s %s", ct_cb_names[cb], qp ? " qp=" : "",
-	       qp ? ct_label(qp) : "", args, where);
+}
+
+/**
+ * ct_cb_at - log a callback whose context was read earlier
+ * @cb: which
+ * @qp: the QP it concerns, or NULL
+ * @where: ct_cb_context()'s, read on entry to the callback
+ * @fmt: printf format of its arguments
+ *
+ * For a callback that logs under a lock of its own, which must not show
+ * as rdmavt's context.
+ *
+ * Context: any.
+ */
+void ct_cb_at(enum ct_cb cb, struct rvt_qp *qp, const char *where,
+	      const char *fmt, ...)
+{
+	va_list va;
+
+	va_start(va, fmt);
+	ct_vcb(cb, qp, where, fmt, va);
+	va_end(va);
 }
 
 const char *ct_status(enum ib_wc_status status)
