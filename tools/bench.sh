@@ -27,7 +27,7 @@ OUT=$REPO/build/bench
 table() {
 	awk '
 	# Times and sizes: less is better.
-	function lower_better(u) { return u == "usec" || u == "ns" || u == "B/QP" }
+	function lower_better(u) { return u == "usec" || u == "ns" || u == "B/QP" || u == "permille" }
 	function median(list,    n, v, i, j, x) {
 		n = split(list, v, " ")
 		for (i = 2; i <= n; i++)

@@ -83,7 +83,7 @@ def scale_panel(ax, runs):
     curves = defaultdict(dict)
     for (target, bench), values in runs.items():
         m = SCALE.match(bench)
-        if m and m.group(1) != "memory":
+        if m and m.group(1) not in ("memory", "chain"):
             curves[target, m.group(1)][int(m.group(2))] = \
                 statistics.median(values)
     # One colour per figure, one line style per core.
