@@ -63,13 +63,13 @@ run_bounded() {
 # unload_after NAME: unload every module suite NAME may have left, within
 # UNLOAD_TIMEOUT; false (and @unload failed) if that did not finish.
 unload_after() {
-	local name=$1
+	local name=$1 rc=0
 	run_bounded "unloading after suite $name" "$UNLOAD_TIMEOUT" \
-		bash -c "source '$TESTING_DIR/lib.sh' && unload_all >/dev/null 2>&1" &&
-		return 0
+		bash -c "source '$TESTING_DIR/lib.sh' && unload_all >/dev/null 2>&1" ||
+		rc=$?
 	# unload_all's own status is not a verdict: what it could not remove
 	# is the next suite's failure to load. Only a hang is this one's.
-	(($? != 124)) && return 0
+	((rc != 124)) && return 0
 	SUITE=$name fail @unload "modules still loading or unloading $UNLOAD_TIMEOUT s after the suite"
 	return 1
 }
