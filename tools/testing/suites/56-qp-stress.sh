@@ -30,7 +30,7 @@ scale_smoke() {
 		tr '\n' ' ')
 	cat /sys/kernel/debug/rvt_scale_bench/results
 	rmmod rvt_scale_bench
-	[[ $figures == "create init memory lookup iter destroy " ]]
+	[[ $figures == "create init memory lookup chain iter destroy " ]]
 }
 
 mad_qps_up() {
