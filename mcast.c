@@ -126,7 +126,6 @@ static struct rvt_mcast_qp *rvt_mcast_entry(struct rvt_mcast *mcast,
 	return NULL;
 }
 
-/* Count a new group against max_mcast_grp. */
 /*
  * Attach @mqp to the group @mgid of @ibp, creating it from *@newp if there
  * is none (then *@newp is consumed and set to NULL). Port lock held.
@@ -250,6 +249,20 @@ static struct rvt_mcast_qp *rvt_mcast_unlink(struct rvt_ibport *ibp,
 	return mqp;
 }
 
+/*
+ * One group fewer on the device. The count's lock nests inside the port
+ * lock in rvt_mcast_add(), and that lock is taken in softirq (by
+ * rvt_mcast_find()): taken here with interrupts on, a softirq on this CPU
+ * could wait for the port lock whose holder, on another CPU, waits for
+ * this one.
+ */
+static void rvt_mcast_uncount_group(struct rvt_dev_info *rdi)
+{
+	spin_lock_irq(&rdi->n_mcast_grps_lock);
+	rdi->n_mcast_grps_allocated--;
+	spin_unlock_irq(&rdi->n_mcast_grps_lock);
+}
+
 /**
  * rvt_detach_mcast - detach a QP from a multicast group
  * @ibqp: the QP
@@ -289,8 +302,7 @@ int rvt_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
 		atomic_dec(&mcast->refcount);
 		wait_event(mcast->wait, !atomic_read(&mcast->refcount));
 		kfree_rcu_mightsleep(mcast);
-		rvt_count_put(&rdi->n_mcast_grps_lock,
-			      &rdi->n_mcast_grps_allocated);
+		rvt_mcast_uncount_group(rdi);
 	}
 	return 0;
 }

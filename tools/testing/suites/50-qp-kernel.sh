@@ -12,7 +12,7 @@ QP_STATS=/sys/kernel/debug/rvtsw/rvtsw_0/qp_stats
 # QPN test cycles: 100000 take about 40 s under TCG.
 CYCLES=${RVT_QP_CYCLES:-100000}
 # Tests the module reports; each round reports all of them.
-EXPECTED=19
+EXPECTED=20
 plan $((2 * EXPECTED))
 
 # Where the distro core behaves as upstream rdmavt does and ours
