@@ -238,6 +238,8 @@ qemu_command() {
 	# identify_cpu() clears the boot CPU's feature bits KASAN takes the
 	# 5-level direct map for wild addresses, so an interrupt landing in
 	# that window floods the boot with false reports and wedges it.
+	# (no5lvl is read by the early boot code; the kernel then still lists
+	# it among its "unknown" parameters, harmlessly.)
 	[[ -z $KERNEL_DIR ]] || cmdline+=(kasan_multi_shot no5lvl)
 	# shellcheck disable=SC2054
 	QEMU=(
