@@ -91,7 +91,12 @@ no_data_before_active() {
 	timeout 20 ibv_ud_pingpong -d "$CA0" -i 2 -p "$port" -n 3 \
 		>"$WORK/server" 2>&1 &
 	spid=$!
-	wait_for 100 tcp_listening "$port" || { kill "$spid"; return 1; }
+	if ! wait_for 100 tcp_listening "$port"; then
+		echo "the server never listened:"
+		cat "$WORK/server"
+		kill "$spid" 2>/dev/null
+		return 1
+	fi
 	out=$(timeout 10 ibv_ud_pingpong -d "$CA0" -i 1 -p "$port" -n 3 \
 		localhost 2>&1) || rc=$?
 	wait "$spid" 2>/dev/null
