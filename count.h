@@ -2,7 +2,10 @@
 /*
  * Counting a device's objects against its limits (dparms.props.max_cq,
  * max_srq, max_mcast_grp): each count in struct rvt_dev_info has a
- * spinlock of its own, never taken from interrupt context.
+ * spinlock of its own, never taken from interrupt context. One of them
+ * nests inside an interrupt-safe lock, the multicast group count inside
+ * the port lock, so mcast.c uncounts a group with its own spin_lock_irq()
+ * rather than rvt_count_put().
  *
  * Only inline functions: mcast.c includes this, and the types its
  * export's CRC sees must not change (Documentation/abi.rst).
