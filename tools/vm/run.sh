@@ -10,7 +10,8 @@
 # Exit status: the guest script's status if the guest finished cleanly;
 # 120 if the guest kernel log has errors (BUG/WARNING/Oops/...), 124 on
 # timeout, 125 if the guest never reported an exit status (crash, panic,
-# boot failure), 2 on usage errors.
+# boot failure, or no start of the script within the boot deadline), 2 on
+# usage errors.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -64,6 +65,10 @@ Options:
   --monitor SOCKET QEMU's human monitor on a Unix socket, for debugging a
                    stuck guest from the host (e.g. 'nmi', 'info registers')
   --timeout SECS   kill the guest after SECS seconds (default 600)
+  --boot-timeout SECS
+                   kill the guest if SCRIPT has not started SECS seconds
+                   after QEMU did (default 900): a boot that wedges fails
+                   in minutes, not after the whole --timeout
   --log FILE       serial console log (default build/vm/serial.log; if
                    another run holds it, build/vm/serial.PID.log)
   --results FILE   what the guest writes to RVT_RESULTS (default: the
@@ -99,6 +104,7 @@ PCI_TESTDEV=0
 KERNEL_DIR=
 MONITOR=none
 TIMEOUT=600
+BOOT_TIMEOUT=900
 LOG=$BUILD_VM/serial.log
 LOG_IS_DEFAULT=1
 RESULTS=
@@ -129,6 +135,7 @@ parse_args() {
 		--kernel) need_value "$1" $# && KERNEL_DIR=$2 && shift ;;
 		--monitor) need_value "$1" $# && MONITOR="unix:$2,server,nowait" && shift ;;
 		--timeout) need_value "$1" $# && TIMEOUT=$2 && shift ;;
+		--boot-timeout) need_value "$1" $# && BOOT_TIMEOUT=$2 && shift ;;
 		--log) need_value "$1" $# && LOG=$2 && LOG_IS_DEFAULT=0 && shift ;;
 		--results) need_value "$1" $# && RESULTS=$2 && shift ;;
 		--append) need_value "$1" $# && APPEND=$2 && shift ;;
@@ -149,6 +156,8 @@ parse_args() {
 	SCRIPT=$1
 	ARGS=("${@:2}")
 	[[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || usage_error "bad --timeout $TIMEOUT"
+	[[ $BOOT_TIMEOUT =~ ^[1-9][0-9]*$ ]] ||
+		usage_error "bad --boot-timeout $BOOT_TIMEOUT"
 	[[ $MEM =~ ^[1-9][0-9]*$ ]] || usage_error "bad --mem $MEM"
 	[[ $SMP =~ ^[1-9][0-9]*$ ]] || usage_error "bad --smp $SMP"
 	if [[ -n $KERNEL_DIR ]]; then
@@ -280,6 +289,27 @@ stream_console() {
 		}'
 }
 
+# The line guest-init prints as it starts SCRIPT: the guest has booted.
+SCRIPT_STARTED='rvt-guest: running: '
+
+# Kill the guest (QEMU's process PID, the timeout wrapper) if the console
+# shows no start of SCRIPT within BOOT_TIMEOUT seconds, and leave FLAG
+# behind so that report() can say why. A boot can wedge before any test
+# runs (the debug kernel once did, in a flood of false KASAN reports), and
+# the whole-run --timeout is hours long in the debug lane.
+boot_watchdog() {
+	local pid=$1 flag=$2 deadline=$((SECONDS + BOOT_TIMEOUT))
+	while kill -0 "$pid" 2>/dev/null; do
+		grep -aqF -- "$SCRIPT_STARTED" "$LOG" && return 0
+		if ((SECONDS >= deadline)); then
+			: >"$flag"
+			kill "$pid" 2>/dev/null
+			return 0
+		fi
+		sleep 1
+	done
+}
+
 indent() {
 	sed 's/^/    /'
 }
@@ -325,7 +355,9 @@ report() {
 	status=$(guest_status)
 	if [[ -z $status ]]; then
 		echo "${0##*/}: FAIL: guest did not report an exit status" >&2
-		if ((qemu_rc == 124)); then
+		if [[ -e $JOB_DIR/boot-timeout ]]; then
+			echo "${0##*/}: SCRIPT had not started ${BOOT_TIMEOUT}s after boot began (QEMU killed)" >&2
+		elif ((qemu_rc == 124)); then
 			echo "${0##*/}: timed out after ${TIMEOUT}s (QEMU killed)" >&2
 		fi
 		bad=$(clean_log | grep -aE "^RVT-INIT-ERROR|$(bad_regex)" |
@@ -335,7 +367,8 @@ report() {
 			indent <<<"$bad" | head -n 60 >&2
 		fi
 		echo "${0##*/}: full console log: $LOG" >&2
-		((qemu_rc == 124)) && return $EXIT_TIMEOUT
+		[[ ! -e $JOB_DIR/boot-timeout ]] && ((qemu_rc == 124)) &&
+			return $EXIT_TIMEOUT
 		return $EXIT_NO_MARKER
 	fi
 	bad=$(kernel_log_part | bad_lines)
@@ -398,6 +431,7 @@ main() {
 	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null &
 	QEMU_PID=$!
 	stream_console "$QEMU_PID" &
+	boot_watchdog "$QEMU_PID" "$JOB_DIR/boot-timeout" &
 	wait "$QEMU_PID" || qemu_rc=$?
 	QEMU_PID=
 	wait || true

@@ -17,7 +17,9 @@
 # FAIL there, which the tally never reads. perftest's verdict is checked
 # on recorded outputs: a clock calibration failing under TCG spoils the
 # figures, never the verdict; a lost iteration or, with a calibrated
-# clock, a zero figure is refused. pyverbs_suite.py's accounting
+# clock, a zero figure is refused. The runner's boot deadline kills a
+# guest that never starts its script and leaves one that did alone.
+# pyverbs_suite.py's accounting
 # of test_qp's randomly drawn creates is checked on fake tests
 # (pyverbs_accounting_test.py).
 set -uo pipefail
@@ -114,6 +116,39 @@ scanned_kernel_log() {
 	)
 }
 check "kernel log scan" "$FIXTURES/kernel.expected" scanned_kernel_log
+
+# The runner's boot deadline: a guest whose console never shows the
+# start of its script is killed after --boot-timeout, with a flag for
+# report(); one that shows it is left to run.
+# shellcheck disable=SC2317 # called through check
+boot_watchdog_cases() {
+	(
+		# shellcheck source=tools/vm/run.sh
+		source "$REPO/tools/vm/run.sh"
+		local guest case
+		BOOT_TIMEOUT=2
+		for case in wedged booted; do
+			LOG=$WORK/$case.log
+			echo "[    5.000000] identify_cpu+0x1c/0x80" >"$LOG"
+			[[ $case == booted ]] && echo "${SCRIPT_STARTED}x.sh" >>"$LOG"
+			sleep 30 &
+			guest=$!
+			boot_watchdog "$guest" "$WORK/$case.flag"
+			sleep 0.5
+			# A killed child stays a zombie until waited for.
+			if [[ $(ps -o stat= -p "$guest") == [^Z]* ]]; then
+				echo "$case: guest running"
+				kill "$guest"
+			else
+				echo "$case: guest killed"
+			fi
+			wait "$guest" 2>/dev/null
+			[[ -e $WORK/$case.flag ]] && echo "$case: flagged"
+		done
+	)
+}
+check "boot deadline" <(printf '%s\n' 'wedged: guest killed' \
+	'wedged: flagged' 'booted: guest running') boot_watchdog_cases
 
 # perftest's verdict (lib/perftest.sh) on recorded outputs: every
 # iteration reported, figures judged only with a calibrated clock.
