@@ -37,6 +37,8 @@
 
 /* The largest message IBTA allows. */
 #define RVTSW_MAX_MSG_SIZE 0x80000000U
+/* How long a reset waits on a send engine run before saying so. */
+#define RVTSW_QUIESCE_REPORT (10 * HZ)
 
 /* What the engine does with one request; returns its completion status. */
 typedef enum ib_wc_status (*rvtsw_xmit_t)(struct rvt_qp *qp,
@@ -280,10 +282,25 @@ static bool rvtsw_send_busy(struct rvt_qp *qp)
 static void rvtsw_quiesce_send(struct rvt_qp *qp)
 {
 	struct rvtsw_qp_priv *priv = qp->priv;
+	unsigned long report = jiffies + RVTSW_QUIESCE_REPORT;
+	bool reported = false;
 
 	cancel_work_sync(&priv->send_work);
-	while (rvtsw_send_busy(qp))
+	while (rvtsw_send_busy(qp)) {
+		/*
+		 * A run ends within one request; one that does not is a bug
+		 * this wait would hide (the hung-task detector never sees a
+		 * task that keeps waking), so say which QP, once.
+		 */
+		if (!reported && time_after(jiffies, report)) {
+			ibdev_err(qp->ibqp.device,
+				  "QP %u: send engine still running %d s after reset (s_flags %#x)\n",
+				  qp->ibqp.qp_num, RVTSW_QUIESCE_REPORT / HZ,
+				  READ_ONCE(qp->s_flags));
+			reported = true;
+		}
 		usleep_range(10, 50);
+	}
 }
 
 /**

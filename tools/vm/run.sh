@@ -35,6 +35,8 @@ BAD_PATTERNS=(
 	# do not start with BUG: or WARNING:
 	'ODEBUG:' 'unreferenced object 0x' 'suspected memory leak'
 	'lockdep is turned off'
+	# rvtsw's report of a QP reset stuck on its send engine
+	'send engine still running'
 )
 # Lines never to flag: the command line echo may contain any word.
 IGNORE_PATTERN='(Kernel )?[Cc]ommand line:'
