@@ -77,13 +77,17 @@ unload_after() {
 # On a kernel with kmemleak (make check-debug's): what the last suite
 # leaked is a failure of its own (@kmemleak), with kmemleak's report on
 # the console. Objects younger than kmemleak's minimum age (5 s) are not
-# reported yet, hence the wait.
+# reported yet, hence the wait; and a scan holds back an object whose
+# contents changed since the scan before (a task that exited during the
+# suite, say), hence two scans: otherwise its leak would be blamed on a
+# later suite.
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 kmemleak_check() {
 	local name=$1 report
 	[[ -w $KMEMLEAK ]] || return 0
 	sleep 6
+	echo scan >"$KMEMLEAK"
 	echo scan >"$KMEMLEAK"
 	report=$(cat "$KMEMLEAK")
 	[[ -n $report ]] || return 0

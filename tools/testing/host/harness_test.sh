@@ -17,7 +17,8 @@
 # FAIL there, which the tally never reads. perftest's verdict is checked
 # on recorded outputs: a clock calibration failing under TCG spoils the
 # figures, never the verdict; a lost iteration or, with a calibrated
-# clock, a zero figure is refused. The runner's boot deadline kills a
+# clock, a zero figure is refused (but for the average bandwidth, which
+# rounds to 0.00 for slow 8-byte atomics). The runner's boot deadline kills a
 # guest that never starts its script and leaves one that did alone.
 # pyverbs_suite.py's accounting
 # of test_qp's randomly drawn creates is checked on fake tests
