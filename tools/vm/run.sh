@@ -357,7 +357,7 @@ report() {
 	status=$(guest_status)
 	if [[ -z $status ]]; then
 		echo "${0##*/}: FAIL: guest did not report an exit status" >&2
-		if [[ -e $JOB_DIR/boot-timeout ]]; then
+		if [[ -e $BOOT_FLAG ]]; then
 			echo "${0##*/}: SCRIPT had not started ${BOOT_TIMEOUT}s after boot began (QEMU killed)" >&2
 		elif ((qemu_rc == 124)); then
 			echo "${0##*/}: timed out after ${TIMEOUT}s (QEMU killed)" >&2
@@ -369,7 +369,7 @@ report() {
 			indent <<<"$bad" | head -n 60 >&2
 		fi
 		echo "${0##*/}: full console log: $LOG" >&2
-		[[ ! -e $JOB_DIR/boot-timeout ]] && ((qemu_rc == 124)) &&
+		[[ ! -e $BOOT_FLAG ]] && ((qemu_rc == 124)) &&
 			return $EXIT_TIMEOUT
 		return $EXIT_NO_MARKER
 	fi
@@ -425,6 +425,8 @@ main() {
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
 	job=$JOB_DIR/job
+	# Left by boot_watchdog when it killed a guest that never booted.
+	BOOT_FLAG=$JOB_DIR/boot-timeout
 	write_job "$job"
 	qemu_command "$initrd" "$job"
 
@@ -433,7 +435,7 @@ main() {
 	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null &
 	QEMU_PID=$!
 	stream_console "$QEMU_PID" &
-	boot_watchdog "$QEMU_PID" "$JOB_DIR/boot-timeout" &
+	boot_watchdog "$QEMU_PID" "$BOOT_FLAG" &
 	wait "$QEMU_PID" || qemu_rc=$?
 	QEMU_PID=
 	wait || true
