@@ -106,7 +106,7 @@ kmemleak_forget_boot() {
 }
 
 run_suite() {
-	local file=$1 name rc=0
+	local file=$1 name rc=0 start=$SECONDS
 	name=$(basename "$file" .sh)
 	name=${name#[0-9][0-9]-}
 	echo "=== suite $name (core: $RVT_CORE)"
@@ -120,6 +120,8 @@ run_suite() {
 	# Leave the next suite a clean slate whatever this one did.
 	unload_after "$name" || return
 	kmemleak_check "$name"
+	# Where a slow lane's time goes (the debug kernel's above all).
+	echo "=== suite $name took $((SECONDS - start)) s"
 }
 
 run_core() {
