@@ -84,11 +84,12 @@ unload_after() {
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 kmemleak_check() {
-	local name=$1 report
+	local name=$1 report start=$SECONDS
 	[[ -w $KMEMLEAK ]] || return 0
 	sleep 6
 	echo scan >"$KMEMLEAK"
 	echo scan >"$KMEMLEAK"
+	echo "kmemleak: the wait and two scans took $((SECONDS - start)) s"
 	report=$(cat "$KMEMLEAK")
 	[[ -n $report ]] || return 0
 	echo "kmemleak after suite $name:"
