@@ -641,22 +641,17 @@ void rvt_release_qp_link(struct rvt_qp *qp, unsigned long gp)
 }
 
 /**
- * rvt_qp_slot_head - first QP of an iterator slot
+ * rvt_qp_special_slot - the QP of one of the iterator's first slots
  * @rdi: the device
- * @slot: 0 to 2 * ports - 1 for each port's QP0 and QP1 (port by port),
- *	  then one slot per bucket of the table
+ * @slot: 0 to 2 * ports - 1, for each port's QP0 and QP1 (port by port)
  *
  * Context: within an RCU read-side critical section.
- * Return: the QP, or NULL if the slot is empty.
+ * Return: the QP, or NULL if it does not exist.
  */
-static struct rvt_qp *rvt_qp_slot_head(struct rvt_dev_info *rdi, int slot)
+static struct rvt_qp *rvt_qp_special_slot(struct rvt_dev_info *rdi, int slot)
 	__must_hold(RCU)
 {
-	int specials = 2 * rdi->ibdev.phys_port_cnt;
-
-	if (slot < specials)
-		return rcu_dereference(rdi->ports[slot / 2]->qp[slot % 2]);
-	return rcu_dereference(rdi->qp_dev->qp_table[slot - specials]);
+	return rcu_dereference(rdi->ports[slot / 2]->qp[slot % 2]);
 }
 
 /**
@@ -763,12 +758,26 @@ static int rvt_qp_iter_scan(struct rvt_qp_iter *iter, int n,
 			    struct rvt_qp *qp)
 	__must_hold(RCU)
 {
-	int slots = iter->specials + iter->rdi->qp_dev->qp_table_size;
+	struct rvt_qp_ibdev *qp_dev = iter->rdi->qp_dev;
+	u32 bucket;
 
-	while (!qp && n < slots) {
-		qp = rvt_qp_slot_head(iter->rdi, n);
+	while (!qp && n < iter->specials) {
+		qp = rvt_qp_special_slot(iter->rdi, n);
 		if (!qp)
 			n++;
+	}
+	if (!qp) {
+		/*
+		 * A table sized for max_qp is mostly empty buckets when few
+		 * QPs are alive: skip them in a loop of its own.
+		 */
+		for (bucket = n - iter->specials;
+		     bucket < qp_dev->qp_table_size; bucket++) {
+			qp = rcu_dereference(qp_dev->qp_table[bucket]);
+			if (qp)
+				break;
+		}
+		n = iter->specials + bucket;
 	}
 	iter->qp = qp;
 	iter->n = n;
