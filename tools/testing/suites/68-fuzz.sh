@@ -28,8 +28,8 @@
 # On the distro core the fuzzer keeps away from that core's crashes and
 # WARNs on hostile input (DISTRO_AVOID), the ones it found included, and
 # runs otherwise the same; the found ones' reproductions are tests here.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 DEV=rvtsw_0
 FUZZ_SECONDS=${RVT_FUZZ_SECONDS:-60}
