@@ -1,5 +1,5 @@
 #!/bin/bash
-# A hostile uverbs client (tools/testing/progs/uverbs_fuzz.c): random
+# A hostile uverbs client (tools/testing/progs/uverbs_fuzz/): random
 # write() commands and ioctl methods with boundary values, stale handles
 # and bad pointers, scribbled user rings, random mmaps, children killed
 # with objects live. Every call must be answered with an errno or
@@ -86,12 +86,12 @@ plan $((4 + ${#FOUND[@]}))
 
 # Built once per boot (the guest's /tmp), for both cores: under TCG
 # compiling the fuzzer takes a minute or more.
-FUZZ_SRC=$TESTING_DIR/progs/uverbs_fuzz.c
-FUZZER=/tmp/rvt-uverbs_fuzz-$(cksum <"$FUZZ_SRC" | cut -d' ' -f1)
+FUZZ_DIR=$TESTING_DIR/progs/uverbs_fuzz
+FUZZER=/tmp/rvt-uverbs_fuzz-$(cat "$FUZZ_DIR"/*.[ch] | cksum | cut -d' ' -f1)
 
 build_fuzzer() {
 	[[ -x $FUZZER ]] && return
-	cc -O1 -Wall -Wextra -Werror -o "$WORK/uverbs_fuzz" "$FUZZ_SRC" &&
+	cc -O1 -Wall -Wextra -Werror -o "$WORK/uverbs_fuzz" "$FUZZ_DIR"/*.c &&
 		mv "$WORK/uverbs_fuzz" "$FUZZER"
 }
 
