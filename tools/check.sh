@@ -13,8 +13,8 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # compile_insn_profile, shared with run.sh
-# shellcheck source-path=SCRIPTDIR source=vm/lib.sh
-source "$REPO/tools/vm/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=vm/env.sh
+source "$REPO/tools/vm/env.sh"
 OUT=$REPO/build/check
 PASSED=0
 FAILED=0

@@ -16,8 +16,8 @@
 # The logs are printed at the end, xz-compressed and base64-encoded, one
 # line each ("RVT-CONTRACT-LOG <core>-<personality> <data>"); to read them
 # on the host: tools/testing/host/contract_logs.sh SERIAL_LOG DIR.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 KMOD=$REPO/tools/testing/kmod/rvt_contract.ko
 LIST=$REPO/Documentation/contract-differences.txt

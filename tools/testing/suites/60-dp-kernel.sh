@@ -4,8 +4,8 @@
 # tests on rvtsw_0 when loaded: RC/UC loopback with data checks, RNR, the
 # responder's refusals, posting errors, CQ overrun, lost requests, SRQs.
 # Each KTAP result becomes a result of this suite.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 KMOD=$REPO/tools/testing/kmod/rvt_dp_test.ko
 RESULTS=/sys/kernel/debug/rvt_dp_test/results

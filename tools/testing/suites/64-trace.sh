@@ -8,8 +8,8 @@
 # unregistration) must fire what it stands for. The set each phase fired
 # goes to /tmp/rvt-trace-<core>.txt; on the distro core the sets must
 # equal those of ours from the same boot.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 DEV=rvtsw_0
 ITERS=20
