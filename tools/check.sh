@@ -136,6 +136,7 @@ host_steps() {
 	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
 	host_step readme-layout "$REPO/tools/testing/host/layout_test.sh"
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
+	host_step contract-compare "$REPO/tools/testing/host/contract_compare_test.sh"
 }
 
 main() {

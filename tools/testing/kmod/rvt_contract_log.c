@@ -32,7 +32,7 @@ static struct dentry *ct_debugfs;
 
 /* Hashes of the device and port sections last logged (QPs keep theirs). */
 static u32 ct_dev_hash;
-static u32 ct_port_hash[CT_NPORTS];
+static u32 ct_port_hash[CT_MAX_PORTS];
 
 static const char * const ct_cb_names[CB_MAX] = {
 	[CB_SCHEDULE_SEND] = "schedule_send",
@@ -545,7 +545,7 @@ void ct_snap(void)
 	if (!dev)
 		return;
 	ct_snap_dev(dev);
-	for (i = 0; i < CT_NPORTS; i++)
+	for (i = 0; i < dev->rdi.dparms.nports; i++)
 		ct_snap_port(dev, i);
 	spin_lock_irqsave(&dev->qps_lock, flags);
 	list_for_each_entry(priv, &dev->qps, all)
