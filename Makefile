@@ -13,7 +13,7 @@ INSTALL_MOD_DIR ?= updates
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 
 .PHONY: all modules tests clean install setup check check-debug demo \
-	demo-fabric bench man style
+	demo-fabric bench man style deb
 
 all: modules
 
@@ -40,6 +40,10 @@ setup:
 
 style:
 	$(REPO)/tools/style.sh
+
+# The rdmavt-dkms Debian package, into build/deb/ (tools/deb.sh).
+deb:
+	$(REPO)/tools/deb.sh
 
 man:
 	$(REPO)/tools/mkman.sh
