@@ -136,6 +136,8 @@ host_steps() {
 	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
 	host_step readme-layout "$REPO/tools/testing/host/layout_test.sh"
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
+	# make deb, lintian on it; 92-dkms and 93-dkms-upgrade install it.
+	host_step deb-package "$REPO/tools/deb.sh"
 }
 
 main() {

@@ -84,7 +84,7 @@ build() {
 }
 
 run_lintian() {
-	local deb=$1 out rc=0
+	local deb=$1 out rc=0 lines
 	if ! command -v lintian >/dev/null; then
 		log "lintian not installed: not run"
 		return
@@ -94,7 +94,8 @@ run_lintian() {
 	out=$(grep -v '^running with root privileges is not recommended!$' <<<"$out" || true)
 	if [[ -n $out ]]; then
 		log "lintian says:"
-		sed 's/^/    /' <<<"$out"
+		mapfile -t lines <<<"$out"
+		printf '    %s\n' "${lines[@]}"
 	else
 		log "lintian: no findings"
 	fi
