@@ -138,6 +138,7 @@ host_steps() {
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
 	# make deb, lintian on it; 92-dkms and 93-dkms-upgrade install it.
 	host_step deb-package "$REPO/tools/deb.sh"
+	host_step dkms-conf "$REPO/tools/testing/host/dkms_conf_test.sh"
 }
 
 main() {
