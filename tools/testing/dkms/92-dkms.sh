@@ -1,4 +1,7 @@
 #!/bin/bash
+# make check-dkms (not make check: DKMS compiles the modules under TCG,
+# longer than make check allows a suite).
+#
 # The rdmavt-dkms package (`make deb`) as a user meets it: `dpkg -i` has
 # DKMS build our modules for the running kernel into updates/dkms, where
 # modprobe finds them before the kernel's own rdmavt; hfi1 and ib_qib

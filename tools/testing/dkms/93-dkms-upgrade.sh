@@ -1,4 +1,7 @@
 #!/bin/bash
+# make check-dkms (not make check: DKMS compiles the modules under TCG,
+# longer than make check allows a suite).
+#
 # Kernel upgrades with the rdmavt-dkms package installed. A kernel
 # package's postinst runs the hooks of /etc/kernel (Debian 12's kernels
 # through linux-run-hooks: run-parts --exit-on-error), dkms' among them,
