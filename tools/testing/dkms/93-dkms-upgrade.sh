@@ -113,4 +113,4 @@ t upgrade-declines-future upgrade_declined "$FUTURE" CONFIG_INFINIBAND=m
 t upgrade-declines-no-infiniband upgrade_declined "$NOIB" \
 	'# CONFIG_INFINIBAND is not set'
 t apt-get-remove remove_package
-t package-gone-everywhere package_gone "${KERNELS[@]}"
+t package-gone-everywhere package_gone "$KVER" "${KERNELS[@]}"

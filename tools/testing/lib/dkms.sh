@@ -86,16 +86,19 @@ remove_package() {
 }
 
 # package_gone KERNEL...: after the removal, the kernel's own rdmavt for
-# each KERNEL, and no trace of the package in /usr/src, in dkms' tree or
-# in any kernel's updates/.
+# each KERNEL that has one, and nothing of the package's left: its
+# sources, dkms' tree of it, its modules in any KERNEL's updates/dkms.
 package_gone() {
-	local k left
+	local k m left=()
+	[[ ! -e /usr/src/rdmavt-$VERSION ]] || left+=("/usr/src/rdmavt-$VERSION")
+	[[ ! -e /var/lib/dkms/rdmavt ]] || left+=(/var/lib/dkms/rdmavt)
 	for k in "$@"; do
 		[[ ! -e $MODULES/$k/kernel ]] || distro_resolved "$k" || return
+		for m in rdmavt rvtsw; do
+			! ko_in "$k" "$m" >/dev/null || left+=("$k/$m")
+		done
 	done
-	left=$(find /usr/src /var/lib/dkms "$MODULES"/*/updates -maxdepth 3 \
-		\( -name 'rdmavt*' -o -name 'rvtsw*' \) 2>/dev/null)
-	[[ -z $left ]] || { echo "left behind:"; echo "$left"; return 1; }
+	((${#left[@]} == 0)) || { echo "left behind: ${left[*]}"; return 1; }
 }
 
 # purge_package: the EXIT traps' part, whatever the suite left.
