@@ -137,6 +137,9 @@ host_steps() {
 	host_step readme-layout "$REPO/tools/testing/host/layout_test.sh"
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
 	host_step contract-compare "$REPO/tools/testing/host/contract_compare_test.sh"
+	# make deb, lintian on it; make check-dkms installs it in the guest.
+	host_step deb-package "$REPO/tools/deb.sh"
+	host_step dkms-conf "$REPO/tools/testing/host/dkms_conf_test.sh"
 }
 
 main() {
