@@ -287,9 +287,29 @@ filtered_pingpong() {
 # (what both instances print alike).
 records() { sed -n "s/^.* $2: /$2: /p" "$1"; }
 
+# selected_as EVENT TOTAL [PATTERN COUNT]...: the filtered instance
+# holds TOTAL records of EVENT, COUNT of them with PATTERN: what the
+# server's QP does in the ping-pong, known without reading its qpn field.
+selected_as() {
+	local ev=$1 total=$2 n rc=0
+	shift 2
+	n=$(records "$WORK/filter.ftrace" "$ev" | grep -c .)
+	((n == total)) ||
+		{ echo "$ev: $n records selected, the server's QP has $total"; rc=1; }
+	while (($# >= 2)); do
+		n=$(records "$WORK/filter.ftrace" "$ev" | grep -cF -- "$1")
+		((n == $2)) ||
+			{ echo "$ev: $n records selected with '$1', the server's QP has $2"; rc=1; }
+		shift 2
+	done
+	return "$rc"
+}
+
 # The filtered instance holds exactly the records of the server's QP
-# that the unfiltered one holds, for each event of FILTERED; the
-# unfiltered one also holds records of the client's QP, left out.
+# that the unfiltered one holds, for each event of FILTERED, and as many
+# as that QP has: per exchange a receive and a send completion and a
+# posted send, then its removal from the QP table. The unfiltered one
+# also holds records of the client's QP, left out.
 filter_selects() {
 	local qpn match ev want got others rc=0
 	qpn=$(<"$FILTER_QPN") || return
@@ -315,6 +335,10 @@ filter_selects() {
 			echo "$ev: the $(wc -l <<<"$want") records of QP $qpn, $others of another QP left out"
 		fi
 	done
+	selected_as rvt_cq_enter $((2 * ITERS)) 'opcode 128,RECV ' "$ITERS" \
+		'opcode 0,SEND ' "$ITERS" || rc=1
+	selected_as rvt_post_one_wr "$ITERS" 'opcode 0x02,SEND ' "$ITERS" || rc=1
+	selected_as rvt_qpremove 1 || rc=1
 	return "$rc"
 }
 
