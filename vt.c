@@ -369,7 +369,7 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	if (ret)
 		return ret;
 
-	trace_rvt_dbg(rdi, "registering with rdmavt");
+	trace_rvt_dbg(rdi, "Driver attempting registration");
 	ret = rvt_init_device_state(rdi);
 	if (ret)
 		return ret;
@@ -409,7 +409,7 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 
 	if (!rdi)
 		return;
-	trace_rvt_dbg(rdi, "unregistering from rdmavt");
+	trace_rvt_dbg(rdi, "Driver is unregistering.");
 	rvt_free_mad_agents(rdi);
 	ib_unregister_device(&rdi->ibdev);
 	rvt_exit_device_state(rdi);
