@@ -292,8 +292,12 @@ struct st_env {
 extern struct st_env st_env;
 extern union ib_gid st_mgid;
 
-/* stress_main.c */
+/* stress_env.c */
+int st_results_open(unsigned int cases);
 void st_report(bool ok, const char *name, const char *fmt, ...) __printf(3, 4);
+void st_results_publish(void);
+void st_results_close(void);
+void st_fail(struct st_flow *f, const char *fmt, ...) __printf(2, 3);
 
 /* stress_flow.c */
 int st_flow_create(struct st_flow *f, const struct st_case *c);
@@ -316,7 +320,6 @@ int st_poller_fn(void *data);
 int st_poll_some(struct st_flow *f);
 
 /* stress_ledger.c */
-void st_fail(struct st_flow *f, const char *fmt, ...) __printf(2, 3);
 int st_ledger_alloc(struct st_flow *f);
 void st_ledger_free(struct st_flow *f);
 void st_account_send(struct st_flow *f, const struct ib_wc *wc);
