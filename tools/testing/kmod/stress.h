@@ -299,20 +299,23 @@ void st_results_publish(void);
 void st_results_close(void);
 void st_fail(struct st_flow *f, const char *fmt, ...) __printf(2, 3);
 
-/* stress_flow.c */
-int st_flow_create(struct st_flow *f, const struct st_case *c);
-void st_flow_destroy(struct st_flow *f);
-int st_post_rx(struct st_flow *f, unsigned int rxi, unsigned int slot);
-int st_qp_to_err(struct ib_qp *qp);
+/* stress_msg.c */
+u16 st_msg_len(unsigned int t, u32 seq);
+void st_fill(struct st_hdr *h, unsigned int t, enum st_kind kind, u32 seq);
+bool st_check(const struct st_hdr *h, unsigned int len, unsigned int t,
+	      u32 seq, u32 seq_mask);
 u8 *st_local_slot(struct st_flow *f, unsigned int t, bool read,
 		  unsigned int slot);
 u8 *st_write_slot(struct st_flow *f, unsigned int t, unsigned int slot);
 u8 *st_read_src(struct st_flow *f, unsigned int src);
 
+/* stress_flow.c */
+int st_flow_create(struct st_flow *f, const struct st_case *c);
+void st_flow_destroy(struct st_flow *f);
+int st_post_rx(struct st_flow *f, unsigned int rxi, unsigned int slot);
+int st_qp_to_err(struct ib_qp *qp);
+
 /* stress_traffic.c */
-void st_fill(struct st_hdr *h, unsigned int t, enum st_kind kind, u32 seq);
-bool st_check(const struct st_hdr *h, unsigned int len, unsigned int t,
-	      u32 seq, u32 seq_mask);
 bool st_reaches(const struct st_flow *f, unsigned int t, unsigned int rxi);
 void st_give_credits(struct st_flow *f, unsigned int t);
 int st_poster_fn(void *data);

@@ -6,7 +6,6 @@
  * group); for RC, fast-registration MRs over the senders' local area and
  * the receivers' remote area; receive pools filled to ST_RQ_DEPTH.
  */
-#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/scatterlist.h>
 #include <linux/vmalloc.h>
@@ -24,22 +23,6 @@
 union ib_gid st_mgid = {
 	.raw = { 0xff, 0x12, 0x40, 0x1b, [14] = 0x57, [15] = 0x52 },
 };
-
-u8 *st_local_slot(struct st_flow *f, unsigned int t, bool read,
-		  unsigned int slot)
-{
-	return f->local + ((t * 2 + read) * ST_SLOTS + slot) * ST_MSG_MAX;
-}
-
-u8 *st_write_slot(struct st_flow *f, unsigned int t, unsigned int slot)
-{
-	return f->remote + (t * ST_SLOTS + slot) * ST_MSG_MAX;
-}
-
-u8 *st_read_src(struct st_flow *f, unsigned int src)
-{
-	return f->remote + (ST_MAX_THREADS * ST_SLOTS + src) * ST_MSG_MAX;
-}
 
 /* Asynchronous events: a CQ overrun loses completions, which fails. */
 static void st_cq_event(struct ib_event *ev, void *ctx)
