@@ -13,11 +13,13 @@
  * bitmaps and says at the end whether any was lost, duplicated or had a
  * status the case does not allow.
  *
- * Files: stress_main.c (module, KTAP report, the cases' table),
- * stress_flow.c (objects of a flow), stress_traffic.c (posters and
- * pollers), stress_ledger.c (accounting and verdicts), stress_cases.c
- * (the mid-traffic events), stress_iter.c (rvt_qp_iter walks under QP
- * churn).
+ * Files, top down; each calls only files below it: stress_main.c
+ * (module, the cases' table); stress_cases.c (running a flow, the
+ * mid-traffic events) and stress_iter.c (rvt_qp_iter walks under QP
+ * churn); stress_traffic.c (posters and pollers); stress_ledger.c
+ * (accounting, credits given back, verdicts); stress_flow.c (objects of a
+ * flow); stress_msg.c (messages and their slots); stress_env.c (the
+ * environment, the KTAP results, violations).
  */
 #ifndef RVT_STRESS_H
 #define RVT_STRESS_H
@@ -314,10 +316,9 @@ int st_flow_create(struct st_flow *f, const struct st_case *c);
 void st_flow_destroy(struct st_flow *f);
 int st_post_rx(struct st_flow *f, unsigned int rxi, unsigned int slot);
 int st_qp_to_err(struct ib_qp *qp);
+bool st_reaches(const struct st_flow *f, unsigned int t, unsigned int rxi);
 
 /* stress_traffic.c */
-bool st_reaches(const struct st_flow *f, unsigned int t, unsigned int rxi);
-void st_give_credits(struct st_flow *f, unsigned int t);
 int st_poster_fn(void *data);
 int st_poller_fn(void *data);
 int st_poll_some(struct st_flow *f);
@@ -325,6 +326,7 @@ int st_poll_some(struct st_flow *f);
 /* stress_ledger.c */
 int st_ledger_alloc(struct st_flow *f);
 void st_ledger_free(struct st_flow *f);
+void st_give_credits(struct st_flow *f, unsigned int t);
 void st_account_send(struct st_flow *f, const struct ib_wc *wc);
 void st_account_recv(struct st_flow *f, const struct ib_wc *wc);
 void st_ledger_verdict(struct st_flow *f);

@@ -230,6 +230,16 @@ static int st_make_ah(struct st_flow *f)
 	return 0;
 }
 
+/* Does a message of poster @t reach receive pool @rxi? */
+bool st_reaches(const struct st_flow *f, unsigned int t, unsigned int rxi)
+{
+	if (f->c->mcast)
+		return true;
+	if (f->c->srq)
+		return rxi == 0;
+	return rxi == t % f->c->pairs;
+}
+
 int st_post_rx(struct st_flow *f, unsigned int rxi, unsigned int slot)
 {
 	struct st_rx *rx = &f->rx[rxi];
@@ -310,7 +320,10 @@ bad_b:
 	return ret;
 }
 
-/* Everything but the threads; on failure, st_flow_destroy() cleans up. */
+/*
+ * Everything but the threads and the ledger; on failure,
+ * st_flow_destroy() cleans up.
+ */
 int st_flow_create(struct st_flow *f, const struct st_case *c)
 {
 	struct ib_cq_init_attr cqa = { .cqe = ST_CQE };
@@ -352,7 +365,7 @@ int st_flow_create(struct st_flow *f, const struct st_case *c)
 		if (ret)
 			return ret;
 	}
-	return st_ledger_alloc(f);
+	return 0;
 }
 
 void st_flow_destroy(struct st_flow *f)
@@ -383,5 +396,4 @@ void st_flow_destroy(struct st_flow *f)
 		free_pages((unsigned long)f->remote, f->remote_order);
 	for (i = 0; i < ST_MAX_RX; i++)
 		vfree(f->rx[i].bufs);
-	st_ledger_free(f);
 }

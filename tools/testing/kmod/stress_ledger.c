@@ -103,6 +103,16 @@ static void st_send_ok(struct st_flow *f, struct st_poster *p,
 		set_bit(seq, p->want_rx);
 }
 
+/* Give back a receive credit of every pool a message of poster @t reaches. */
+void st_give_credits(struct st_flow *f, unsigned int t)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nrx; i++)
+		if (st_reaches(f, t, i))
+			atomic_inc(&f->rx[i].credits);
+}
+
 static void st_send_err(struct st_flow *f, struct st_poster *p,
 			enum st_kind kind, u32 seq, enum ib_wc_status status)
 {

@@ -25,16 +25,6 @@ static enum st_kind st_pick_kind(const struct st_flow *f, u32 seq)
 	return rc_mix[seq % ARRAY_SIZE(rc_mix)];
 }
 
-/* Does a message of poster @t reach receive pool @rxi? */
-bool st_reaches(const struct st_flow *f, unsigned int t, unsigned int rxi)
-{
-	if (f->c->mcast)
-		return true;
-	if (f->c->srq)
-		return rxi == 0;
-	return rxi == t % f->c->pairs;
-}
-
 /* Take a credit of every live pool the message reaches, or none. */
 static bool st_take_credits(struct st_flow *f, unsigned int t)
 {
@@ -56,15 +46,6 @@ give_back:
 		if (taken & BIT(i))
 			atomic_inc(&f->rx[i].credits);
 	return false;
-}
-
-void st_give_credits(struct st_flow *f, unsigned int t)
-{
-	unsigned int i;
-
-	for (i = 0; i < f->nrx; i++)
-		if (st_reaches(f, t, i))
-			atomic_inc(&f->rx[i].credits);
 }
 
 /*
