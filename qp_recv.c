@@ -17,7 +17,6 @@
  */
 #include <linux/overflow.h>
 #include <linux/vmalloc.h>
-#include "vt.h"
 #include "qp.h"
 #include "rq.h"
 #include "mmap.h"

@@ -25,7 +25,6 @@
 #include <linux/vmalloc.h>
 #include <linux/overflow.h>
 #include <rdma/uverbs_ioctl.h>
-#include "vt.h"
 #include "qp.h"
 #include "mmap.h"
 #include "srq.h"
