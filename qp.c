@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The life of a QP: what each state allows, creation, the transitions
- * rdmavt makes on its own (reset and error), the memory region references
- * a QP holds, destruction, and the device's QP layer as a whole.
+ * The life of a QP: creation, the transitions rdmavt makes on its own
+ * (reset and error), the memory region references a QP holds,
+ * destruction, and the device's QP layer as a whole.
  *
  * A new QP is in RESET, with its send queue, its receive queue (unless it
  * uses an SRQ), its driver state and its QP number, but not in the QP
@@ -17,28 +17,6 @@
 #include "qp.h"
 #include "mmap.h"
 #include "cq.h"
-
-/*
- * What may happen to work requests in each state. Sends may be posted in
- * SQE and ERR: the send engine completes them with a flush error, as IBTA
- * C10-96 wants.
- */
-const int ib_rvt_state_ops[IB_QPS_ERR + 1] = {
-	[IB_QPS_RESET] = 0,
-	[IB_QPS_INIT] = RVT_POST_RECV_OK,
-	[IB_QPS_RTR] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK,
-	[IB_QPS_RTS] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
-		       RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK |
-		       RVT_PROCESS_NEXT_SEND_OK,
-	/* SQD finishes the request in progress but starts no new one. */
-	[IB_QPS_SQD] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
-		       RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK,
-	[IB_QPS_SQE] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
-		       RVT_POST_SEND_OK | RVT_FLUSH_SEND,
-	[IB_QPS_ERR] = RVT_POST_RECV_OK | RVT_FLUSH_RECV |
-		       RVT_POST_SEND_OK | RVT_FLUSH_SEND,
-};
-EXPORT_SYMBOL(ib_rvt_state_ops);
 
 /**
  * rvt_qp_event - deliver an asynchronous event about a QP to its owner

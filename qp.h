@@ -3,7 +3,7 @@
  * The QP core, shared between its files. Each file's exports are those of
  * upstream's qp.c (see qp_exports.h), except where noted:
  *
- *   qp.c        the life of a QP: the state table, create and destroy,
+ *   qp.c        the life of a QP: create and destroy,
  *               reset and error, events, MR references, the device's QP
  *               layer (rvt_driver_qp_init(), rvt_qp_exit())
  *   qp_modify.c the consumer's state machine: modify_qp, query_qp
@@ -17,6 +17,7 @@
  *               one device, requester and responder
  *   rc.c        RC credits and rewinds (upstream's rc.c exports)
  *   srq.c       shared receive queues (srq.h)
+ *   qp_state.c  what each QP state allows (ib_rvt_state_ops)
  *
  * Calls go one way, down this list's dependencies: qp_modify.c and
  * loopback.c call qp.c, qp.c calls qp_table.c, qp_timer.c, qp_recv.c;
