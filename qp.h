@@ -10,6 +10,7 @@
  *   qp_table.c  QP numbers, the QPN -> QP table, iteration over all QPs
  *   qp_timer.c  the RC retry and RNR timers
  *   qp_send.c   the send queue: post_send, rvt_send_complete()
+ *   qp_sq.c     the send queue's memory: allocation and freeing
  *   qp_recv.c   the receive queue: allocation, kernel post_recv, flushes
  *   qp_rwqe.c   the receive side's consumer: rvt_get_rwqe(),
  *               rvt_copy_sge()
@@ -71,6 +72,11 @@ int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 bool rvt_send_complete_cq(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			  enum ib_wc_status status);
+
+/* qp_sq.c */
+int rvt_alloc_sq(struct rvt_dev_info *rdi, struct rvt_qp *qp,
+		 struct ib_qp_init_attr *init_attr);
+void rvt_free_sq(struct rvt_qp *qp);
 
 /* qp_recv.c */
 int rvt_alloc_rq(struct rvt_rq *rq, u32 entries, u8 max_sge, int node,
