@@ -13,7 +13,7 @@
  */
 #include <linux/overflow.h>
 #include <linux/slab.h>
-#include "qp.h"
+#include "qp_parts.h"
 
 /**
  * alloc_ud_wq_attr - give each send queue entry of a datagram QP room for
