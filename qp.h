@@ -3,8 +3,9 @@
  * The QP core. This header declares the life of a QP (qp.c) and the verbs
  * above it; qp_parts.h, which it includes, what a QP is made of.
  *
- * The core's files, top down: a file calls only files of its own level or
- * below it, never up.
+ * The core's files, top down, as tools/testing/host/layers.txt places
+ * them (make check holds each file to it, and this list to its order):
+ * a file calls only files of its own level or below it, never up.
  *
  *   loopback.c  rvt_ruc_loopback(): the RC/UC engine between two QPs of
  *               one device, requester and responder
