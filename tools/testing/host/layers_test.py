@@ -10,10 +10,11 @@ their own. Unit A uses unit B when a file of A
     there a file instantiates the trace events that others fire), or
   - names what B defines at file scope and the build would bind to it: a
     function or variable of a .c file of the same module (the objects a
-    Kbuild links into one; a header belongs to the modules of the files
-    that include it), or of any module if exported, or a header's static
-    inline function. A unit's own names stay its own; a name that several
-    units offer counts only if just one of them is in the user's folder.
+    Kbuild links into one, or the .c files of a folder a Makefile builds;
+    a header belongs to the modules of the files that include it), or of
+    any module if exported, or a header's static inline function. A
+    unit's own names stay its own; a name that several units offer
+    counts only if just one of them is in the user's folder.
 Prototypes and extern declarations name without using; struct members,
 tags and trace event names are other namespaces.
 
@@ -284,16 +285,19 @@ def map_order(top, header, level):
 
 def modules(top, files):
     """{.c file: the module or program it is linked into}: a Kbuild's
-    composite objects (NAME-y := a.o b.o) share one; any other .c file is
-    linked alone."""
+    composite objects (NAME-y := a.o b.o) share one; so do the .c files
+    of a folder that a Makefile and no Kbuild builds (one program); any
+    other .c file is linked alone."""
     linked = {}
-    for kbuild in {os.path.join(os.path.dirname(f), "Kbuild") for f in files}:
-        try:
-            with open(os.path.join(top, kbuild), encoding="utf-8") as f:
-                text = f.read().replace("\\\n", " ")
-        except FileNotFoundError:
+    for folder in {os.path.dirname(f) for f in files}:
+        kbuild = os.path.join(top, folder, "Kbuild")
+        if not os.path.exists(kbuild):
+            if os.path.exists(os.path.join(top, folder, "Makefile")):
+                linked.update({f: folder or "." for f in files
+                               if os.path.dirname(f) == folder})
             continue
-        folder = os.path.dirname(kbuild)
+        with open(kbuild, encoding="utf-8") as f:
+            text = f.read().replace("\\\n", " ")
         for name, objs in re.findall(r"^([\w-]+)-y\s*[:+]?=(.*)$", text, re.M):
             for obj in objs.split():
                 linked[os.path.join(folder, obj[:-2] + ".c")] = \
