@@ -25,7 +25,7 @@
 #include <linux/vmalloc.h>
 #include <rdma/uverbs_ioctl.h>
 #include "cq.h"
-#include "vt.h"
+#include "exports.h"
 #include "mmap.h"
 #include "count.h"
 /* The distro module's CQ code sees the tracepoint types: rvt_cq_enter's CRC. */

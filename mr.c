@@ -37,7 +37,7 @@
 #include <linux/vmalloc.h>
 #include <rdma/ib_umem.h>
 #include <rdma/rdma_vt.h>
-#include "vt.h"
+#include "exports.h"
 #include "mr.h"
 /* The distro module's MR code sees the tracepoint types: part of the CRCs. */
 #include <linux/tracepoint.h>

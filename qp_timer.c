@@ -10,7 +10,7 @@
  * the flag, so a callback racing a disarm does nothing.
  */
 #include "qp_exports.h"
-#include "qp.h"
+#include "qp_parts.h"
 #include "trace_qp.h"
 #include "trace_rc.h"
 

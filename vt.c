@@ -16,13 +16,15 @@
  * distro's. See Documentation/abi.rst.
  */
 #include <linux/tracepoint.h>
-#include "vt.h"
+#include "exports.h"
 #include "ah.h"
 #include "cq.h"
+#include "device.h"
 #include "mad.h"
 #include "mcast.h"
 #include "mmap.h"
 #include "mr.h"
+#include "pd.h"
 #include "qp.h"
 #include "srq.h"
 #include "wss.h"
@@ -30,6 +32,9 @@
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("RDMA verbs software transport core");
+
+/* Userspace ABI revision: rdma-core's ipathverbs uses mmap'd rings from 2 on. */
+#define RVT_UVERBS_ABI_VERSION 2
 
 /**
  * rvt_alloc_device - allocate a device and its port array

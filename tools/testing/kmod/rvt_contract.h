@@ -240,7 +240,11 @@ static inline struct ct_dev *ibdev_to_ct(struct ib_device *ibdev)
 	return rdi_to_ct(ib_to_rvt(ibdev));
 }
 
-/* rvt_contract_log.c: the log */
+/* rvt_contract_log.c: the script's state, the log */
+struct ct_port *ct_port(u32 port_num);
+struct ib_device *ct_ibdev(void);
+u32 ct_nports(void);
+u32 ct_port_lid(u32 port_num);
 int ct_log_init(void);
 void ct_log_exit(void);
 __printf(1, 2) void ct_log(const char *fmt, ...);
@@ -275,52 +279,6 @@ void ct_pump(void);
 int ct_settle(unsigned int ms);
 void ct_restart_rc(struct rvt_qp *qp, u32 psn, int wait);
 void ct_rc_ack(struct rvt_qp *qp, u32 aeth);
-
-/**
- * ct_port - a port of the current round's device
- * @port_num: 1-based
- *
- * Context: any, during a round.
- * Return: the port.
- */
-static inline struct ct_port *ct_port(u32 port_num)
-{
-	return &ct.dev->port[port_num - 1];
-}
-
-/**
- * ct_nports - how many ports the current round's device has
- *
- * Context: any, during a round.
- * Return: 1 (hfi1) or 2 (qib).
- */
-static inline u32 ct_nports(void)
-{
-	return ct.dev->rdi.dparms.nports;
-}
-
-/**
- * ct_port_lid - the base LID of a port of the current round's device
- * @port_num: 1-based
- *
- * Context: any, during a round.
- * Return: the LID.
- */
-static inline u32 ct_port_lid(u32 port_num)
-{
-	return CT_BASE_LID + port_num - 1;
-}
-
-/**
- * ct_ibdev - the current round's ib_device
- *
- * Context: any, during a round.
- * Return: the device.
- */
-static inline struct ib_device *ct_ibdev(void)
-{
-	return &ct.dev->rdi.ibdev;
-}
 
 /* rvt_contract_verbs.c: the verbs the sequences use, logged */
 struct ib_qp *ct_create_qp_ia(const char *label, struct ib_qp_init_attr *ia);

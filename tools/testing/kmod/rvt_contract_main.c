@@ -30,8 +30,6 @@ static char *rounds = "main,nosmi,qpt1000,qpt3,qpt2";
 module_param(rounds, charp, 0444);
 MODULE_PARM_DESC(rounds, "rounds to run, comma separated (default all)");
 
-struct ct_state ct;
-
 static struct pci_dev *ct_pdev;
 static const struct attribute_group *ct_port_groups[] = { NULL };
 
