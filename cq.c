@@ -23,7 +23,8 @@
  */
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include <rdma/uverbs_ioctl.h>
+#include "compat.h"
+#include RVT_CQ_UVERBS_H
 #include "cq.h"
 #include "exports.h"
 #include "mmap.h"
@@ -319,7 +320,8 @@ static int rvt_cq_setup_ring(struct rvt_cq *cq, u32 entries,
  * rvt_create_cq - create a completion queue (ib_device_ops.create_cq)
  * @ibcq: the CQ, allocated and partly initialised by the IB core
  * @attr: requested size, completion vector and flags
- * @attrs: the uverbs bundle of a user CQ, or NULL for a kernel CQ
+ * @udata_arg: the user data of a user CQ (from 6.11: the uverbs bundle
+ *	holding it), or NULL for a kernel CQ
  *
  * A user CQ whose response has room for a __u64 gets a ring mapped by the
  * provider; the response then holds the ring's mmap() cookie.
@@ -330,9 +332,9 @@ static int rvt_cq_setup_ring(struct rvt_cq *cq, u32 entries,
  * if the response cannot be written.
  */
 int rvt_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct uverbs_attr_bundle *attrs)
+		  RVT_CREATE_CQ_UDATA *udata_arg)
 {
-	struct ib_udata *udata = attrs ? &attrs->driver_udata : NULL;
+	struct ib_udata *udata = rvt_create_cq_udata(udata_arg);
 	struct rvt_dev_info *rdi = ib_to_rvt(ibcq->device);
 	struct rvt_cq *cq = ibcq_to_rvtcq(ibcq);
 	int ret;

@@ -13,6 +13,7 @@
  */
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include "compat.h"
 #include "qp_parts.h"
 
 /**
@@ -33,7 +34,7 @@ static int alloc_ud_wq_attr(struct rvt_qp *qp, int node)
 	struct rdma_ah_attr *attrs;
 	u32 i;
 
-	attrs = kvcalloc_node(qp->s_size, sizeof(*attrs), GFP_KERNEL, node);
+	attrs = rvt_kvcalloc_node(qp->s_size, sizeof(*attrs), GFP_KERNEL, node);
 	if (!attrs)
 		return -ENOMEM;
 	for (i = 0; i < qp->s_size; i++)

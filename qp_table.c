@@ -469,9 +469,9 @@ int rvt_qp_table_init(struct rvt_dev_info *rdi)
 	qp_dev->qp_table_size = buckets;
 	qp_dev->qp_table_bits = ilog2(buckets);
 	/* Zeroed memory is a table of NULL RCU pointers. */
-	qp_dev->qp_table = kvcalloc_node(qp_dev->qp_table_size,
-					 sizeof(*qp_dev->qp_table),
-					 GFP_KERNEL | __GFP_NOWARN, node);
+	qp_dev->qp_table = rvt_kvcalloc_node(qp_dev->qp_table_size,
+					     sizeof(*qp_dev->qp_table),
+					     GFP_KERNEL | __GFP_NOWARN, node);
 	if (!qp_dev->qp_table) {
 		ret = -ENOMEM;
 		goto free_dev;

@@ -39,10 +39,12 @@
 
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
+#include "compat.h"
 
 /* Every event starts with the device's name. */
 #define RVT_TRACE_DEV(rdi)	__string(dev, rvt_get_ibdev_name(rdi))
-#define RVT_TRACE_DEV_ASSIGN()	__assign_str(dev)
+#define RVT_TRACE_DEV_ASSIGN(rdi) \
+	rvt_assign_str(dev, rvt_get_ibdev_name(rdi))
 
 /*
  * What the QP table and timer events record first: the device and the
@@ -54,7 +56,7 @@
 		__field(u32, qpn)					\
 		__VA_ARGS__)
 #define RVT_TRACE_QP_ASSIGN(...)					\
-	TP_fast_assign(RVT_TRACE_DEV_ASSIGN();				\
+	TP_fast_assign(RVT_TRACE_DEV_ASSIGN(ib_to_rvt(qp->ibqp.device));	\
 		__entry->qpn = qp->ibqp.qp_num;				\
 		__VA_ARGS__)
 

@@ -28,7 +28,7 @@ TRACE_EVENT(rvt_create_cq,
 		    __field(int, comp_vector_cpu)
 		    __field(u32, flags)
 	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
+	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN(cq->rdi);
 		    __entry->ip = cq->ip;
 		    __entry->cqe = attr->cqe;
 		    __entry->comp_vector = attr->comp_vector;
@@ -60,7 +60,7 @@ DECLARE_EVENT_CLASS(rvt_cq_entry_template,
 			    __field(u32, flags)
 			    __field(u32, imm)
 		    ),
-		    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
+		    TP_fast_assign(RVT_TRACE_DEV_ASSIGN(cq->rdi);
 			    __entry->wr_id = wc->wr_id;
 			    __entry->status = wc->status;
 			    __entry->opcode = wc->opcode;

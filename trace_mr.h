@@ -36,7 +36,7 @@ DECLARE_EVENT_CLASS(rvt_mr_template,
 			    __field(u16, m)
 			    __field(u16, n)
 		    ),
-		    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
+		    TP_fast_assign(RVT_TRACE_DEV_ASSIGN(ib_to_rvt(mr->pd->device));
 			    __entry->vaddr = v;
 			    __entry->page = virt_to_page(v);
 			    __entry->iova = mr->iova;
@@ -103,7 +103,7 @@ DECLARE_EVENT_CLASS(rvt_sge_template,
 			    __field(u16, m)
 			    __field(u16, n)
 		    ),
-		    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
+		    TP_fast_assign(RVT_TRACE_DEV_ASSIGN(ib_to_rvt(sge->mr->pd->device));
 			    __entry->mr = sge->mr;
 			    __entry->sge = sge;
 			    __entry->isge = isge;
@@ -156,7 +156,7 @@ TRACE_EVENT(rvt_map_mr_sg,
 		    __field(int, sg_nents)
 		    __field(uint, sg_offset)
 	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
+	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN(ib_to_rvt(ibmr->device));
 		    __entry->iova = ibmr->iova;
 		    __entry->ibmr_iova = ibmr->iova;
 		    __entry->user_base = ibmr->iova;

@@ -22,8 +22,8 @@ TRACE_EVENT(rvt_dbg,
 	    TP_STRUCT__entry(RVT_TRACE_DEV(rdi)
 		    __string(msg, msg)
 	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
-		    __assign_str(msg);
+	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN(rdi);
+		    rvt_assign_str(msg, msg);
 	    ),
 	    TP_printk("[%s]: %s", __get_str(dev), __get_str(msg))
 );

@@ -41,7 +41,7 @@ TRACE_EVENT(rvt_post_one_wr,
 		    __field(int, num_sge)
 		    __field(int, wr_num_sge)
 	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
+	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN(ib_to_rvt(qp->ibqp.device));
 		    __entry->wr_id = wqe->wr.wr_id;
 		    __entry->wqe = wqe;
 		    __entry->qpn = qp->ibqp.qp_num;
@@ -89,7 +89,7 @@ TRACE_EVENT(rvt_qp_send_completion,
 		    __field(enum ib_wr_opcode, opcode)
 		    __field(int, send_flags)
 	    ),
-	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
+	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN(ib_to_rvt(qp->ibqp.device));
 		    __entry->wqe = wqe;
 		    __entry->wr_id = wqe->wr.wr_id;
 		    __entry->qpn = qp->ibqp.qp_num;

@@ -27,6 +27,7 @@
 #include <linux/log2.h>
 #include <linux/uaccess.h>
 #include <rdma/rdma_vt.h>
+#include "compat.h"
 #include "wss.h"
 
 /* dparms.wss_threshold outside 1-100 percent means this. */
@@ -193,5 +194,5 @@ bool rvt_copy_cacheless(struct rvt_dev_info *rdi, const void *dst,
 void rvt_copy_nontemporal(void *dst, const void *src, u32 len)
 {
 	/* Kernel to kernel: the fault handling is never needed. */
-	copy_to_nontemporal(dst, src, len);
+	rvt_copy_to_nontemporal(dst, src, len);
 }
