@@ -15,7 +15,6 @@
  */
 #include <linux/debugfs.h>
 #include <linux/jhash.h>
-#include <linux/unaligned.h>
 #include <linux/vmalloc.h>
 #include "rvt_contract.h"
 
@@ -497,7 +496,8 @@ static size_t ct_mcast_text(char *buf, size_t len, struct rvt_ibport *rvp)
 
 		n += scnprintf(buf + n, len - n, " %#x:%08x:%d:%d:",
 			       mc->mcast_addr.lid,
-			       get_unaligned_be32(&mc->mcast_addr.mgid.raw[12]),
+			       /* the MGID's last 4 bytes */
+			       lower_32_bits(be64_to_cpu(mc->mcast_addr.mgid.global.interface_id)),
 			       mc->n_attached, atomic_read(&mc->refcount));
 		list_for_each_entry_rcu(p, &mc->qp_list, list)
 			n += scnprintf(buf + n, len - n, "%s,",
