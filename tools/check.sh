@@ -128,6 +128,9 @@ host_steps() {
 	[[ -z $DEBUG_KERNEL ]] || return 0
 	host_step insn-profile-plugin build_plugin
 	host_step abi-check "$REPO/tools/abi-check"
+	# Every listed kernel's headers: 32/32 CRCs each (the log has the
+	# per-kernel lines).
+	host_step abi-kernels "$REPO/tools/abi-kernels.sh"
 	host_step abi-check-selftest "$REPO/tools/testing/host/abi-check-test.sh"
 	host_step harness-selftest "$REPO/tools/testing/host/harness_test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch

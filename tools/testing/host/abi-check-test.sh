@@ -9,7 +9,8 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 WORK=${1:-$REPO/build/abi-check-test}
-KDIR=/usr/src/linux-headers-$(cat "$REPO/tools/pinned-kernel")
+KVER=$(cat "$REPO/tools/pinned-kernel")
+KDIR=/usr/src/linux-headers-$KVER
 FAILED=0
 
 # build VARIANT [MAKE-VARS...]: a fresh copy of the fixture built in
@@ -25,6 +26,21 @@ build() {
 		echo "FAIL: building fixture variant ${dir##*/}"
 		exit 1
 	}
+}
+
+# A kernel's packages unpacked as 6.1's are (tools/abi-kernels.sh's
+# --root): the pinned kernel's distro modules as plain .ko files, its
+# headers' Module.symvers.
+plain_ko_root() {
+	local mod dir=$WORK/root/lib/modules/$KVER/kernel/drivers/infiniband
+	rm -rf "$WORK/root" "$WORK/empty"
+	mkdir -p "$WORK/empty" "$WORK/root/usr/src/linux-headers-$KVER"
+	ln -s "$KDIR/Module.symvers" "$WORK/root/usr/src/linux-headers-$KVER/"
+	for mod in sw/rdmavt/rdmavt hw/hfi1/hfi1 hw/qib/ib_qib; do
+		mkdir -p "$dir/$(dirname "$mod")"
+		xz -dc "/lib/modules/$KVER/kernel/drivers/infiniband/$mod.ko.xz" \
+			>"$dir/$mod.ko"
+	done
 }
 
 # expect NAME STATUS PATTERN ARGS...: run abi-check ARGS, want exit
@@ -81,6 +97,13 @@ main() {
 		--allow-missing
 	expect unreadable-input-exits-2 2 'abi-check: .*nonexistent' \
 		--module "$WORK/nonexistent.ko"
+	expect crc-count-line 0 "^${KVER//+/[+]}: 5/32 CRCs\$" \
+		$(on clean) --allow-missing
+	plain_ko_root
+	expect root-with-plain-ko-passes 0 'rvt_init_port +0x50f39133 +0x50f39133 .* ok$' \
+		$(on clean) --allow-missing --root "$WORK/root"
+	expect root-without-rdmavt-exits-2 2 'abi-check: .*/empty/lib/modules/.*rdmavt.ko' \
+		$(on clean) --allow-missing --root "$WORK/empty"
 	}
 	return "$FAILED"
 }
