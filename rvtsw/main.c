@@ -87,6 +87,8 @@ MODULE_PARM_DESC(parent,
 /* Guarded by module init/exit, which never run concurrently. */
 static struct rvtsw_dev *rvtsw_devs[RVTSW_MAX_DEVICES];
 static struct pci_dev *rvtsw_parent;
+/* The switch every device's ports are linked to. */
+static struct rvtsw_switch *rvtsw_sw;
 
 static const struct attribute_group *rvtsw_port_groups[] = { NULL };
 
@@ -264,7 +266,7 @@ static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
 	rvtsw_set_params(dev);
 	rvtsw_set_callbacks(dev);
 	for (i = 0; i < ports; i++) {
-		if (rvtsw_init_port(dev, i, extra_pkey, managed)) {
+		if (rvtsw_init_port(dev, i, extra_pkey, rvtsw_sw)) {
 			rvtsw_free(dev);
 			return NULL;
 		}
@@ -348,8 +350,9 @@ static int rvtsw_check_params(void)
 static void rvtsw_cleanup(void)
 {
 	rvtsw_remove_devices();
-	rvtsw_trap_switch_stop(rvtsw_switch());
-	rvtsw_switch_exit();
+	rvtsw_trap_switch_stop(rvtsw_sw);
+	rvtsw_switch_destroy(rvtsw_sw);
+	rvtsw_sw = NULL;
 	rvtsw_debugfs_exit();
 	rvtsw_qp_exit();
 	pci_dev_put(rvtsw_parent);
@@ -364,15 +367,17 @@ static int __init rvtsw_init(void)
 	ret = rvtsw_check_params() ?: rvtsw_find_parent();
 	if (ret)
 		return ret;
-	ret = rvtsw_switch_init(devices * ports, RVTSW_SWITCH_GUID, managed);
-	if (ret) {
+	rvtsw_sw = rvtsw_switch_create(devices * ports, RVTSW_SWITCH_GUID,
+				       managed);
+	if (!rvtsw_sw) {
 		pci_dev_put(rvtsw_parent);
-		return ret;
+		return -ENOMEM;
 	}
-	rvtsw_trap_switch_init(rvtsw_switch());
+	rvtsw_trap_switch_init(rvtsw_sw);
 	ret = rvtsw_qp_init();
 	if (ret) {
-		rvtsw_switch_exit();
+		rvtsw_switch_destroy(rvtsw_sw);
+		rvtsw_sw = NULL;
 		pci_dev_put(rvtsw_parent);
 		return ret;
 	}

@@ -216,7 +216,7 @@ static bool rvtsw_reaches_own_device(struct rvt_qp *qp)
 {
 	struct rvtsw_port *sport = rvtsw_qp_port(qp), *dport;
 	u16 dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);
-	struct rvtsw_switch *sw = rvtsw_switch();
+	struct rvtsw_switch *sw = sport->sw;
 	bool own;
 	u8 out;
 

@@ -94,6 +94,20 @@ struct rvtsw_port_stats {
 	u64 count[RVTSW_NUM_COUNTERS];
 };
 
+struct rvtsw_port;
+
+/**
+ * struct rvtsw_link_end - what is at one end of a link to a switch port
+ * @hca: the HCA port, if this end is one; NULL for any other kind of
+ *	 end (another switch's port, an uplink)
+ *
+ * A switch port knows its peer only by this: whatever a link can join
+ * to a switch (an HCA port today) embeds one.
+ */
+struct rvtsw_link_end {
+	struct rvtsw_port *hca;
+};
+
 /**
  * struct rvtsw_port - one port of an rvtsw device
  * @rvp: rdmavt's port structure; its lock guards the fields below that
@@ -103,7 +117,9 @@ struct rvtsw_port_stats {
  * @port_num: 1-based port number; fixed
  * @lid: base LID, unique among all rvtsw ports; 0 until a subnet manager
  *	 assigns one in a managed fabric; guarded by @rvp.lock
+ * @sw: the switch this port is linked to; fixed
  * @sw_port: the switch port this port is linked to; fixed
+ * @end: this port as the end of its link, which the switch knows it by
  * @guid: port GUID; fixed
  * @state: the logical port state (DOWN, INIT, ARMED, ACTIVE); guarded by
  *	   @rvp.lock and the switch's lock, both held to write it (link.c)
@@ -122,7 +138,9 @@ struct rvtsw_port {
 	struct rvtsw_dev *dev;
 	u32 port_num;
 	u16 lid;
+	struct rvtsw_switch *sw;
 	u8 sw_port;
+	struct rvtsw_link_end end;
 	__be64 guid;
 	u8 state;
 	u8 phys_state;
@@ -153,7 +171,7 @@ struct rvtsw_dev {
 };
 
 /**
- * struct rvtsw_switch - the virtual switch all rvtsw ports are linked to
+ * struct rvtsw_switch - a virtual switch, to which HCA ports are linked
  * @lock: guards the writers of the fields below that change; taken
  *	  before a port's rvp.lock where both are held (link.c)
  * @managed: a subnet manager programs the switch and brings its ports
@@ -175,9 +193,13 @@ struct rvtsw_dev {
  * @lft: LinearForwardingTable: the output port of each LID
  * @mft: MulticastForwardingTable: for each position, each multicast LID's
  *	 port mask
- * @link: the HCA port at the other end of each external port; RCU
+ * @peer: the far end of each external port's link, or NULL; RCU,
+ *	  written under @lock
  * @trap_work: sends trap 128 when PortStateChange becomes set (trap.c)
  * @trap_tid: the last trap's transaction ID; @trap_work's alone
+ *
+ * A host may hold several switches: nothing in one refers to another
+ * except through a link end.
  */
 struct rvtsw_switch {
 	spinlock_t lock; /* serializes the SMA's writes, and link changes */
@@ -195,7 +217,7 @@ struct rvtsw_switch {
 	u8 def_port[3];
 	u8 lft[RVTSW_LFT_CAP];
 	u16 mft[RVTSW_MFT_POSITIONS][RVTSW_MFT_CAP];
-	struct rvtsw_port __rcu *link[RVTSW_SW_MAX_PORTS + 1];
+	struct rvtsw_link_end __rcu *peer[RVTSW_SW_MAX_PORTS + 1];
 	struct work_struct trap_work;
 	u64 trap_tid;
 };
@@ -236,6 +258,27 @@ static inline void rvtsw_count_n(struct rvtsw_port *port,
 				 enum rvtsw_counter counter, u64 n)
 {
 	this_cpu_add(port->stats->count[counter], n);
+}
+
+/**
+ * rvtsw_switch_link - the HCA port at the other end of an external port
+ * @sw: the switch
+ * @port: the switch's port number
+ *
+ * Context: RCU read side; the port stays valid until it ends.
+ * Return: the HCA port, or NULL for port 0, a port the switch does not
+ * have, one whose link is not made, or one whose peer is no HCA port.
+ */
+static inline struct rvtsw_port *rvtsw_switch_link(struct rvtsw_switch *sw,
+						   unsigned int port)
+	__must_hold(RCU)
+{
+	struct rvtsw_link_end *end;
+
+	if (!port || port > sw->nports)
+		return NULL;
+	end = rcu_dereference(sw->peer[port]);
+	return end ? end->hca : NULL;
 }
 
 /* Is @lid a unicast LID, one an SM may give a port (1 to 0xbfff)? */
@@ -291,7 +334,7 @@ static inline void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status)
 
 /* port.c */
 int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2,
-		    bool managed);
+		    struct rvtsw_switch *sw);
 void rvtsw_free_port(struct rvtsw_port *port);
 int rvtsw_query_port_state(struct rvt_dev_info *rdi, u32 port_num,
 			   struct ib_port_attr *props);
@@ -317,13 +360,11 @@ int rvtsw_link_set_switch(struct rvtsw_switch *sw, unsigned int num,
 u8 rvtsw_link_switch_phys(struct rvtsw_switch *sw, unsigned int num);
 
 /* switch.c */
-int rvtsw_switch_init(unsigned int nports, u64 guid, bool managed);
-void rvtsw_switch_exit(void);
-struct rvtsw_switch *rvtsw_switch(void);
+struct rvtsw_switch *rvtsw_switch_create(unsigned int nports, u64 guid,
+					 bool managed);
+void rvtsw_switch_destroy(struct rvtsw_switch *sw);
 void rvtsw_switch_attach(struct rvtsw_dev *dev);
 void rvtsw_switch_detach(struct rvtsw_dev *dev);
-struct rvtsw_port *rvtsw_switch_link(struct rvtsw_switch *sw,
-				     unsigned int port);
 u8 rvtsw_switch_lft(struct rvtsw_switch *sw, u16 lid);
 bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid,
 			  unsigned int port);

@@ -479,7 +479,7 @@ static bool rvtsw_dg_is_smp(const struct rvtsw_datagram *dg)
 static void rvtsw_ud_dr_smp(const struct rvtsw_datagram *dg)
 	__must_hold(RCU)
 {
-	struct rvtsw_switch *sw = rvtsw_switch();
+	struct rvtsw_switch *sw = dg->sport->sw;
 	struct rvtsw_datagram out;
 	struct ib_smp smp;
 	u8 port;
@@ -503,7 +503,7 @@ static void rvtsw_ud_dr_smp(const struct rvtsw_datagram *dg)
 static void rvtsw_ud_to_switch(const struct rvtsw_datagram *dg)
 	__must_hold(RCU)
 {
-	struct rvtsw_switch *sw = rvtsw_switch();
+	struct rvtsw_switch *sw = dg->sport->sw;
 	struct rvtsw_datagram out;
 	struct ib_smp smp;
 
@@ -554,7 +554,7 @@ void rvtsw_ud_from_switch(struct rvtsw_switch *sw, const struct ib_smp *smp,
 static void rvtsw_ud_unicast(const struct rvtsw_datagram *dg)
 	__must_hold(RCU)
 {
-	struct rvtsw_switch *sw = rvtsw_switch();
+	struct rvtsw_switch *sw = dg->sport->sw;
 	bool smp = dg->type == IB_QPT_SMI;
 	struct rvtsw_port *dport;
 	u8 out;
@@ -603,7 +603,7 @@ static bool rvtsw_ud_to_group(const struct rvtsw_datagram *dg,
 static void rvtsw_ud_multicast(const struct rvtsw_datagram *dg)
 	__must_hold(RCU)
 {
-	struct rvtsw_switch *sw = rvtsw_switch();
+	struct rvtsw_switch *sw = dg->sport->sw;
 	bool delivered;
 	unsigned int port;
 
