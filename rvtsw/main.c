@@ -6,6 +6,7 @@
 #include <linux/pci.h>
 #include <linux/log2.h>
 #include "rvtsw.h"
+#include "wire.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("Software RDMA HCA on rdmavt");
@@ -364,7 +365,11 @@ static int __init rvtsw_init(void)
 	unsigned int unit;
 	int ret;
 
-	ret = rvtsw_check_params() ?: rvtsw_find_parent();
+	ret = rvtsw_check_params();
+	if (ret)
+		return ret;
+	rvtsw_crc_init();
+	ret = rvtsw_wire_selftest() ?: rvtsw_find_parent();
 	if (ret)
 		return ret;
 	rvtsw_sw = rvtsw_switch_create(devices * ports, RVTSW_SWITCH_GUID,
