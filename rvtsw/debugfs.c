@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * rvtsw's debugfs: /sys/kernel/debug/rvtsw/rvtsw_N/qp_stats lists every QP
- * of device N that is in the QP table (INIT to ERR), one line each.
+ * of device N that is in the QP table (INIT to ERR), one line each;
+ * /sys/kernel/debug/rvtsw/switch/ holds the switch's fault knob.
  *
  * The file is a seq_file over rdmavt's QP iterator. Each start() allocates
  * an iterator and enters an RCU read section, which stop() leaves, freeing
@@ -394,6 +395,40 @@ void rvtsw_debugfs_remove(struct rvtsw_dev *dev)
 {
 	debugfs_remove_recursive(dev->debugfs);
 	dev->debugfs = NULL;
+}
+
+/**
+ * rvtsw_debugfs_add_switch - create a switch's debugfs directory
+ * @sw: the switch
+ * @name: the directory's name, under /sys/kernel/debug/rvtsw
+ *
+ * Its fault knob drops packets of one BTH opcode as they cross the
+ * switch: fault_opcode (-1: none), after fault_skip of them pass, the
+ * next fault_drop (switch_fwd.c).
+ *
+ * Context: process context, after rvtsw_debugfs_init().
+ */
+void rvtsw_debugfs_add_switch(struct rvtsw_switch *sw, const char *name)
+{
+	sw->debugfs = debugfs_create_dir(name, rvtsw_debugfs_root);
+	debugfs_create_atomic_t("fault_opcode", 0600, sw->debugfs,
+				&sw->fault_opcode);
+	debugfs_create_atomic_t("fault_skip", 0600, sw->debugfs,
+				&sw->fault_skip);
+	debugfs_create_atomic_t("fault_drop", 0600, sw->debugfs,
+				&sw->fault_drop);
+}
+
+/**
+ * rvtsw_debugfs_remove_switch - remove a switch's debugfs directory
+ * @sw: the switch
+ *
+ * Context: process context; may sleep.
+ */
+void rvtsw_debugfs_remove_switch(struct rvtsw_switch *sw)
+{
+	debugfs_remove_recursive(sw->debugfs);
+	sw->debugfs = NULL;
 }
 
 /**

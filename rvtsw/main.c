@@ -294,6 +294,15 @@ static int rvtsw_add_device(unsigned int unit)
 	return 0;
 }
 
+/* Stop the receive side of an unregistered device's ports. */
+static void rvtsw_stop_ports(struct rvtsw_dev *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->rdi.dparms.nports; i++)
+		rvtsw_rx_stop(&dev->ports[i]);
+}
+
 static void rvtsw_remove_devices(void)
 {
 	unsigned int unit;
@@ -307,6 +316,7 @@ static void rvtsw_remove_devices(void)
 		rvtsw_switch_detach(dev);
 		rvtsw_trap_stop(dev);
 		rvt_unregister_device(&dev->rdi);
+		rvtsw_stop_ports(dev);
 		rvtsw_free(dev);
 		rvtsw_devs[unit] = NULL;
 	}
@@ -351,6 +361,7 @@ static int rvtsw_check_params(void)
 static void rvtsw_cleanup(void)
 {
 	rvtsw_remove_devices();
+	rvtsw_debugfs_remove_switch(rvtsw_sw);
 	rvtsw_trap_switch_stop(rvtsw_sw);
 	rvtsw_switch_destroy(rvtsw_sw);
 	rvtsw_sw = NULL;
@@ -387,6 +398,7 @@ static int __init rvtsw_init(void)
 		return ret;
 	}
 	rvtsw_debugfs_init();
+	rvtsw_debugfs_add_switch(rvtsw_sw, "switch");
 	for (unit = 0; unit < devices; unit++) {
 		ret = rvtsw_add_device(unit);
 		if (ret) {

@@ -2,8 +2,9 @@
 /*
  * The performance management agent: PortCounters and
  * PortCountersExtended (IBTA vol. 1, 16.1.3), from rvtsw's per-port
- * counters of what crossed each port's link (the datagrams ud.c sends
- * and delivers; loopback traffic inside a device never reaches a link),
+ * counters of what crossed each port's link (every packet, of every
+ * transport; rdmavt's RC/UC loopback inside a device never reaches a
+ * link),
  * and ClassPortInfo, which tells the 64-bit counters are there. sysfs
  * reads ports/N/counters through this agent, perfquery through QP1.
  *
@@ -30,11 +31,11 @@ static u64 rvtsw_pma_sum(struct rvtsw_port *port, enum rvtsw_pma_counter c)
 	case RVTSW_PMA_RCV_DATA:
 		return rvtsw_read_counter(port, RVTSW_CNT_RX_WORDS);
 	case RVTSW_PMA_XMIT_PKTS:
-		return rvtsw_read_counter(port, RVTSW_CNT_TX);
+		return rvtsw_read_counter(port, RVTSW_CNT_TX_LINK);
 	case RVTSW_PMA_RCV_PKTS:
 		return rvtsw_read_counter(port, RVTSW_CNT_RX_LINK);
 	case RVTSW_PMA_UNI_XMIT_PKTS:
-		return rvtsw_read_counter(port, RVTSW_CNT_TX) -
+		return rvtsw_read_counter(port, RVTSW_CNT_TX_LINK) -
 		       rvtsw_read_counter(port, RVTSW_CNT_TX_MCAST);
 	case RVTSW_PMA_UNI_RCV_PKTS:
 		return rvtsw_read_counter(port, RVTSW_CNT_RX_LINK) -

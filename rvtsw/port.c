@@ -10,6 +10,7 @@
  * state machine itself is link.c's.
  */
 #include "rvtsw.h"
+#include "wire.h"
 
 /* The physical link rvtsw pretends to have. */
 #define RVTSW_WIDTH IB_WIDTH_4X
@@ -55,6 +56,7 @@ int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2,
 	port->port_num = index + 1;
 	port->sw = sw;
 	port->end.hca = port;
+	rvtsw_rx_init(port);
 	/* The switch has a port per HCA port, numbered across devices. */
 	port->sw_port = dev->unit * nports + index + 1;
 	/* Unmanaged, each port's LID is its switch port's number. */

@@ -11,9 +11,9 @@
  *
  * RC and UC requests to a port of the same device go through rdmavt's
  * loopback engine, rvt_ruc_loopback(), which plays both ends of the
- * connection. Datagrams (UD, GSI, SMI) go through rvtsw's own delivery
- * (ud.c), which reaches the ports of every rvtsw device. RC and UC
- * requests to any other LID have nowhere to go (see rvtsw_send_lost()).
+ * connection. Datagrams (UD, GSI, SMI) go out as packets (ud.c), which
+ * reach the ports of every rvtsw device. RC and UC requests to any other
+ * LID have nowhere to go (see rvtsw_send_lost()).
  *
  * The engine runs from rdmavt's post_send (do_send, in the poster's
  * context, which may be atomic) and from the QP's work item. Both may
@@ -31,6 +31,7 @@
 #include <linux/delay.h>
 #include <linux/workqueue.h>
 #include "rvtsw.h"
+#include "wire.h"
 
 /* Requests one engine run handles before handing over to the work item. */
 #define RVTSW_SEND_BUDGET 64
@@ -85,21 +86,6 @@ static bool rvtsw_flush_one(struct rvt_qp *qp)
 	return true;
 }
 
-/* The engine's locks, in rdmavt's order: r_lock, then s_lock. */
-static void rvtsw_lock_sq(struct rvt_qp *qp, unsigned long *flags)
-	__acquires(&qp->r_lock) __acquires(&qp->s_lock)
-{
-	spin_lock_irqsave(&qp->r_lock, *flags);
-	spin_lock(&qp->s_lock);
-}
-
-static void rvtsw_unlock_sq(struct rvt_qp *qp, unsigned long flags)
-	__releases(&qp->s_lock) __releases(&qp->r_lock)
-{
-	spin_unlock(&qp->s_lock);
-	spin_unlock_irqrestore(&qp->r_lock, flags);
-}
-
 /*
  * A connected request failed: the QP goes to the error state, as an RC
  * requester does when its retries run out. rvt_rc_error() takes s_lock
@@ -129,14 +115,17 @@ static bool rvtsw_sq_step(struct rvt_qp *qp, rvtsw_xmit_t xmit,
 	/* Pairs with the barrier before rvt_post_send() advances s_head. */
 	if (qp->s_cur == smp_load_acquire(&qp->s_head))
 		return false;
+	/* Too many of its packets on their way: one's release calls again. */
+	if (!rvtsw_tx_room(qp))
+		return false;
 
 	wqe = rvt_get_swqe_ptr(qp, qp->s_cur);
 	if (++qp->s_cur >= qp->s_size)
 		qp->s_cur = 0;
 	/* RVT_S_BUSY keeps the request ours; posters need only s_hlock. */
-	rvtsw_unlock_sq(qp, *flags);
+	rvtsw_qp_unlock(qp, *flags);
 	status = xmit(qp, wqe);
-	rvtsw_lock_sq(qp, flags);
+	rvtsw_qp_lock(qp, flags);
 
 	/* A reset meanwhile discards the request without a completion. */
 	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_OR_FLUSH_SEND))
@@ -156,7 +145,7 @@ static void rvtsw_run_sq(struct rvt_qp *qp, rvtsw_xmit_t xmit)
 	unsigned int budget = RVTSW_SEND_BUDGET;
 	unsigned long flags;
 
-	rvtsw_lock_sq(qp, &flags);
+	rvtsw_qp_lock(qp, &flags);
 	if (!rvtsw_claim_sq(qp))
 		goto unlock;
 	while (rvtsw_sq_step(qp, xmit, &flags)) {
@@ -167,7 +156,7 @@ static void rvtsw_run_sq(struct rvt_qp *qp, rvtsw_xmit_t xmit)
 	}
 	qp->s_flags &= ~RVT_S_BUSY;
 unlock:
-	rvtsw_unlock_sq(qp, flags);
+	rvtsw_qp_unlock(qp, flags);
 }
 
 /* A local operation (REG_MR, LOCAL_INV) the poster left to the engine. */
@@ -353,9 +342,17 @@ static void *rvtsw_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 	return priv;
 }
 
+/*
+ * The QP's last packet released its charge before rdmavt let the QP go
+ * (each holds a reference), but may have scheduled the work item after
+ * the reset cancelled it.
+ */
 static void rvtsw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 {
-	kfree(qp->priv);
+	struct rvtsw_qp_priv *priv = qp->priv;
+
+	cancel_work_sync(&priv->send_work);
+	kfree(priv);
 }
 
 static void rvtsw_stop_send_queue(struct rvt_qp *qp)

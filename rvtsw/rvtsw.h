@@ -6,6 +6,7 @@
 #ifndef RVTSW_H
 #define RVTSW_H
 
+#include <linux/skbuff.h>
 #include <rdma/rdma_vt.h>
 #include <rdma/rdmavt_qp.h>
 #include <rdma/ib_smi.h>
@@ -43,8 +44,9 @@
 /*
  * Per-port counters, exposed as hw_counters (rdma statistic). Each is
  * per CPU: the send and receive paths bump them without a shared lock.
- * A datagram dropped at the receiver counts on the receiving port, one
- * that finds no receiver on the sending port.
+ * A packet dropped at the receiver counts on the receiving port; one the
+ * switch drops (no route, a port not ACTIVE), on the port that sent it
+ * into the switch.
  */
 enum rvtsw_counter {
 	RVTSW_CNT_TX,			/* datagrams sent (UD, GSI, SMI) */
@@ -57,12 +59,24 @@ enum rvtsw_counter {
 	RVTSW_CNT_DROP_NO_RWQE,		/* no receive WQE posted */
 	RVTSW_CNT_DROP_TOO_LONG,	/* receive WQE too small */
 	RVTSW_CNT_DROP_LINK,		/* a port or link on the way not ACTIVE */
+	RVTSW_CNT_DROP_MALFORMED,	/* lengths or headers not as IBTA says */
+	RVTSW_CNT_DROP_VCRC,		/* bad VCRC: corrupted on a link */
+	RVTSW_CNT_DROP_ICRC,		/* bad ICRC: corrupted on the way */
+	RVTSW_CNT_DROP_RX_FULL,		/* the port's receive queue was full */
+	RVTSW_CNT_DROP_NOMEM,		/* no memory for a packet */
+	RVTSW_CNT_DROP_CONN,		/* RC/UC packet the QP could not take */
+	RVTSW_CNT_DROP_FAULT,		/* dropped by the switch's fault knob */
+	RVTSW_CNT_RC_ACK_REQS,		/* RC requests that asked for an ACK */
+	RVTSW_CNT_RC_ACKS,		/* RC ACKs and NAKs sent (coalesced) */
+	RVTSW_CNT_RC_DELAYED_COMP,	/* RC completions that waited a send */
 	/*
-	 * What crossed the port's link, for the PMA: datagrams sent and
-	 * those that arrived (whatever then became of them), and their
-	 * 4-byte words as the LRH's PktLen counts them (LRH to ICRC).
-	 * Loopback traffic inside a device never reaches the link.
+	 * What crossed the port's link, for the PMA: packets sent (of
+	 * every transport) and those that arrived (whatever then became of
+	 * them), and their 4-byte words as the LRH's PktLen counts them
+	 * (LRH to ICRC). rdmavt's RC/UC loopback inside a device never
+	 * reaches the link.
 	 */
+	RVTSW_CNT_TX_LINK,
 	RVTSW_CNT_TX_WORDS,
 	RVTSW_CNT_RX_LINK,
 	RVTSW_CNT_RX_LINK_MCAST,
@@ -96,8 +110,22 @@ struct rvtsw_port_stats {
 
 struct rvtsw_port;
 
+struct rvtsw_link_end;
+
+/**
+ * struct rvtsw_link_ops - what the end of a link does with packets
+ * @receive: take a packet that crossed the link to this end (it is the
+ *	     receiver's now); any context, never sleeps
+ * @lost: count a packet this end sent that the switch dropped, and why
+ */
+struct rvtsw_link_ops {
+	void (*receive)(struct rvtsw_link_end *end, struct sk_buff *skb);
+	void (*lost)(struct rvtsw_link_end *end, enum rvtsw_counter why);
+};
+
 /**
  * struct rvtsw_link_end - what is at one end of a link to a switch port
+ * @ops: what it does with packets
  * @hca: the HCA port, if this end is one; NULL for any other kind of
  *	 end (another switch's port, an uplink)
  *
@@ -105,7 +133,23 @@ struct rvtsw_port;
  * to a switch (an HCA port today) embeds one.
  */
 struct rvtsw_link_end {
+	const struct rvtsw_link_ops *ops;
 	struct rvtsw_port *hca;
+};
+
+/**
+ * struct rvtsw_rxq - a port's receive queue and its worker
+ * @queue: packets that arrived, oldest first; at most RVTSW_RXQ_MAX,
+ *	   guarded by its own lock
+ * @work: drains @queue in softirq context (system_bh_wq); one run at a
+ *	  time per port, as for every work item
+ * @ack_wait: RC QPs whose ACK or NAK waits for the end of the run (ACKs
+ *	      are coalesced); @work's alone
+ */
+struct rvtsw_rxq {
+	struct sk_buff_head queue;
+	struct work_struct work;
+	struct list_head ack_wait;
 };
 
 /**
@@ -120,6 +164,7 @@ struct rvtsw_link_end {
  * @sw: the switch this port is linked to; fixed
  * @sw_port: the switch port this port is linked to; fixed
  * @end: this port as the end of its link, which the switch knows it by
+ * @rxq: packets that arrived at this port, waiting for their receiver
  * @guid: port GUID; fixed
  * @state: the logical port state (DOWN, INIT, ARMED, ACTIVE); guarded by
  *	   @rvp.lock and the switch's lock, both held to write it (link.c)
@@ -141,6 +186,7 @@ struct rvtsw_port {
 	struct rvtsw_switch *sw;
 	u8 sw_port;
 	struct rvtsw_link_end end;
+	struct rvtsw_rxq rxq;
 	__be64 guid;
 	u8 state;
 	u8 phys_state;
@@ -197,6 +243,11 @@ struct rvtsw_dev {
  *	  written under @lock
  * @trap_work: sends trap 128 when PortStateChange becomes set (trap.c)
  * @trap_tid: the last trap's transaction ID; @trap_work's alone
+ * @fault_opcode: the fault knob (debugfs): the BTH opcode of the packets
+ *		  it drops, or -1
+ * @fault_skip: how many of those packets pass before it drops any
+ * @fault_drop: how many it drops then
+ * @debugfs: the switch's debugfs directory
  *
  * A host may hold several switches: nothing in one refers to another
  * except through a link end.
@@ -220,16 +271,27 @@ struct rvtsw_switch {
 	struct rvtsw_link_end __rcu *peer[RVTSW_SW_MAX_PORTS + 1];
 	struct work_struct trap_work;
 	u64 trap_tid;
+	atomic_t fault_opcode;
+	atomic_t fault_skip;
+	atomic_t fault_drop;
+	struct dentry *debugfs;
 };
 
 /**
  * struct rvtsw_qp_priv - rvtsw's per-QP state (qp->priv)
  * @qp: the QP this belongs to
  * @send_work: runs the send engine in process context
+ * @tx_inflight: packets the QP sent that are not freed yet (wire_tx.c)
+ * @tx_flags: RVTSW_TX_WAITING: the engine stopped for @tx_inflight
+ * @s_resume: an RC requester goes back into the request at s_cur, at
+ *	      s_psn, after a restart (wire_req.c); guarded by s_lock
  */
 struct rvtsw_qp_priv {
 	struct rvt_qp *qp;
 	struct work_struct send_work;
+	atomic_t tx_inflight;
+	unsigned long tx_flags;
+	bool s_resume;
 };
 
 static inline struct rvtsw_dev *rdi_to_rvtsw(struct rvt_dev_info *rdi)
@@ -285,6 +347,36 @@ static inline struct rvtsw_port *rvtsw_switch_link(struct rvtsw_switch *sw,
 static inline bool rvtsw_lid_is_unicast(u16 lid)
 {
 	return lid && lid < be16_to_cpu(IB_MULTICAST_LID_BASE);
+}
+
+/* A QP's send engine locks, in rdmavt's order: r_lock, then s_lock. */
+static inline void rvtsw_qp_lock(struct rvt_qp *qp, unsigned long *flags)
+	__acquires(&qp->r_lock) __acquires(&qp->s_lock)
+{
+	spin_lock_irqsave(&qp->r_lock, *flags);
+	spin_lock(&qp->s_lock);
+}
+
+static inline void rvtsw_qp_unlock(struct rvt_qp *qp, unsigned long flags)
+	__releases(&qp->s_lock) __releases(&qp->r_lock)
+{
+	spin_unlock(&qp->s_lock);
+	spin_unlock_irqrestore(&qp->r_lock, flags);
+}
+
+/* Do two P_Keys match: the same partition, not both limited members? */
+static inline bool rvtsw_pkeys_match(u16 a, u16 b)
+{
+	u16 partition = a & 0x7fff;
+
+	return partition && partition == (b & 0x7fff) && ((a | b) & 0x8000);
+}
+
+/* Is @lid a multicast LID (0xc000 to 0xfffe)? */
+static inline bool rvtsw_lid_is_multicast(u16 lid)
+{
+	return lid >= be16_to_cpu(IB_MULTICAST_LID_BASE) &&
+	       lid != be16_to_cpu(IB_LID_PERMISSIVE);
 }
 
 /* Can a port carry data (anything but subnet management)? */
@@ -377,6 +469,12 @@ struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
 				      struct rvtsw_port *sport, u16 dlid,
 				      u8 *out);
 
+/* switch_fwd.c */
+void rvtsw_switch_receive(struct rvtsw_switch *sw, unsigned int in,
+			  struct sk_buff *skb);
+void rvtsw_switch_send_smp(struct rvtsw_switch *sw, const struct ib_smp *smp,
+			   u16 dlid);
+
 /* switch_sma.c */
 
 /* What the switch's SMA made of a LID-routed SMP to its LID. */
@@ -392,8 +490,6 @@ enum rvtsw_switch_verdict rvtsw_switch_lr_smp(struct rvtsw_switch *sw,
 
 /* ud.c */
 enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe);
-void rvtsw_ud_from_switch(struct rvtsw_switch *sw, const struct ib_smp *smp,
-			  u16 slid, u16 dlid);
 
 /* stats.c */
 struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -463,6 +559,8 @@ void rvtsw_debugfs_init(void);
 void rvtsw_debugfs_exit(void);
 void rvtsw_debugfs_add(struct rvtsw_dev *dev);
 void rvtsw_debugfs_remove(struct rvtsw_dev *dev);
+void rvtsw_debugfs_add_switch(struct rvtsw_switch *sw, const char *name);
+void rvtsw_debugfs_remove_switch(struct rvtsw_switch *sw);
 
 /* ops.c */
 extern const struct rvt_operation_params rvtsw_post_parms[RVT_OPERATION_MAX];

@@ -138,6 +138,66 @@ enum rvtsw_pkt_verdict {
 	RVTSW_PKT_BAD_ICRC,
 };
 
+/* What a connected QP's send engine built (struct rvtsw_tx.kind). */
+enum rvtsw_tx_kind {
+	RVTSW_TX_REQUEST,	/* an RC request: its PSN is being sent */
+	RVTSW_TX_RESPONSE,	/* an RC READ or atomic response */
+	RVTSW_TX_UC,		/* a UC packet */
+};
+
+/**
+ * struct rvtsw_tx - a packet a connected QP's send engine is sending
+ * @hdr: its headers, built under the QP's locks
+ * @ss: where its payload comes from (the QP's s_sge or s_ack_rdma_sge,
+ *	which the engine alone advances, under RVT_S_BUSY), or NULL
+ * @len: the payload's length
+ * @psn: its PSN
+ * @ack_req: whether it asks for an ACK
+ * @kind: what it is
+ * @wqe: UC: the request its last packet completes, or NULL
+ */
+struct rvtsw_tx {
+	struct rvtsw_hdr hdr;
+	struct rvt_sge_state *ss;
+	u32 len;
+	u32 psn;
+	bool ack_req;
+	enum rvtsw_tx_kind kind;
+	struct rvt_swqe *wqe;
+};
+
+/* Compare two PSNs, 24 bits, as IBTA orders them. */
+static inline int rvtsw_cmp_psn(u32 a, u32 b)
+{
+	return (((int)a) - ((int)b)) << 8;
+}
+
+/**
+ * struct rvtsw_skb_cb - what rvtsw keeps in a packet's sk_buff
+ * @owner: the QP the packet is charged to (wire_tx.c), or NULL
+ */
+struct rvtsw_skb_cb {
+	struct rvt_qp *owner;
+};
+
+static inline struct rvtsw_skb_cb *rvtsw_skb_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct rvtsw_skb_cb) > sizeof(skb->cb));
+	return (struct rvtsw_skb_cb *)skb->cb;
+}
+
+/* The DLID of a packet being sent, from its LRH. */
+static inline u16 rvtsw_skb_dlid(const struct sk_buff *skb)
+{
+	return get_unaligned_be16(skb->data + 2);
+}
+
+/* Is a packet being sent one of subnet management's, on VL15? */
+static inline bool rvtsw_skb_vl15(const struct sk_buff *skb)
+{
+	return skb->data[0] >> 4 == RVTSW_VL15;
+}
+
 /* wire_crc.c */
 u32 rvtsw_icrc(const void *pkt, unsigned int len);
 u16 rvtsw_vcrc(const void *pkt, unsigned int len);
@@ -145,6 +205,9 @@ void rvtsw_crc_init(void);
 
 /* wire_pkt.c */
 const struct rvtsw_opcode_info *rvtsw_opcode_info(u8 opcode);
+bool rvtsw_op_follows(u8 prev, u8 opcode);
+void rvtsw_grh_init(struct ib_grh *grh, const struct rvtsw_port *sport,
+		    const struct rdma_ah_attr *ah);
 void rvtsw_hdr_init(struct rvtsw_hdr *hdr, const struct rvtsw_lrh_fields *lrh,
 		    const struct ib_grh *grh);
 void rvtsw_hdr_bth(struct rvtsw_hdr *hdr, u8 opcode, u16 pkey, u32 dqpn,
@@ -157,6 +220,56 @@ enum rvtsw_pkt_verdict rvtsw_pkt_check_link(struct sk_buff *skb,
 					    struct rvtsw_lrh_fields *lrh);
 enum rvtsw_pkt_verdict rvtsw_pkt_parse(struct sk_buff *skb,
 				       struct rvtsw_pkt *pkt);
+enum rvtsw_counter rvtsw_pkt_drop_counter(enum rvtsw_pkt_verdict verdict);
+
+/* wire_tx.c */
+bool rvtsw_wire_all(void);
+void rvtsw_sge_copy_out(struct rvt_sge_state *ss, void *dst, u32 len);
+void rvtsw_conn_hdr(struct rvt_qp *qp, struct rvtsw_hdr *hdr, u8 opcode,
+		    u32 psn);
+void rvtsw_conn_transmit(struct rvt_qp *qp, struct rvtsw_tx *tx);
+void rvtsw_tx_charge(struct rvt_qp *qp, struct sk_buff *skb);
+bool rvtsw_tx_room(struct rvt_qp *qp);
+void rvtsw_port_xmit(struct rvtsw_port *port, struct sk_buff *skb);
+void rvtsw_port_loop(struct rvtsw_port *port, struct sk_buff *skb);
+
+/* wire_rx.c */
+void rvtsw_rx_init(struct rvtsw_port *port);
+void rvtsw_rx_stop(struct rvtsw_port *port);
+
+/* wire_send.c */
+void rvtsw_wire_send(struct rvt_qp *qp);
+
+/* wire_req.c */
+int rvtsw_rc_make_req(struct rvt_qp *qp, struct rvtsw_tx *tx);
+int rvtsw_uc_make_req(struct rvt_qp *qp, struct rvtsw_tx *tx);
+void rvtsw_rc_restart(struct rvt_qp *qp, u32 psn, int wait);
+void rvtsw_rc_reset_psn(struct rvt_qp *qp, u32 psn);
+
+/* wire_comp.c */
+void rvtsw_rc_sent(struct rvt_qp *qp, const struct rvtsw_tx *tx);
+struct rvt_swqe *rvtsw_rc_complete(struct rvt_qp *qp, struct rvt_swqe *wqe);
+
+/* wire_ack.c */
+void rvtsw_rc_rx_resp(struct rvt_qp *qp, const struct rvtsw_pkt *pkt);
+
+/* wire_resp.c */
+void rvtsw_rc_rx_req(struct rvtsw_port *port, struct rvt_qp *qp,
+		     const struct rvtsw_pkt *pkt);
+int rvtsw_conn_write_target(struct rvt_qp *qp, const struct rvtsw_pkt *pkt);
+
+/* wire_reply.c */
+int rvtsw_rc_make_resp(struct rvt_qp *qp, struct rvtsw_tx *tx);
+void rvtsw_rc_queue_ack(struct rvtsw_port *port, struct rvt_qp *qp);
+void rvtsw_rc_nak_now(struct rvt_qp *qp);
+void rvtsw_rc_flush_acks(struct rvtsw_port *port);
+
+/* wire_uc.c */
+void rvtsw_uc_rx(struct rvt_qp *qp, const struct rvtsw_pkt *pkt);
+
+/* ud_recv.c */
+void rvtsw_ud_rx(struct rvtsw_port *port, const struct rvtsw_pkt *pkt);
+void rvtsw_count_outcome(struct rvtsw_port *port, enum rvtsw_counter outcome);
 
 /* wire_selftest.c */
 int rvtsw_wire_selftest(void);

@@ -22,8 +22,12 @@
 /* 0x100B, bit-reversed: the VCRC polynomial for bits taken LSB first. */
 #define RVTSW_VCRC_POLY_REFLECTED 0xd008
 
-/* The VCRC of each byte value; filled once by rvtsw_crc_init(). */
-static u16 rvtsw_vcrc_table[256] __ro_after_init;
+/*
+ * The VCRC tables, filled once by rvtsw_crc_init(): [0] is the CRC of
+ * each byte value, [k] that of the byte followed by k zero bytes, so
+ * four bytes go at a time.
+ */
+static u16 rvtsw_vcrc_table[4][256] __ro_after_init;
 
 /* The LRH, GRH and BTH bytes the ICRC reads as all ones (7.8.1). */
 #define RVTSW_LRH_VL_MASK 0xf0		/* byte 0 of the LRH */
@@ -89,11 +93,17 @@ u32 rvtsw_icrc(const void *pkt, unsigned int len)
  */
 u16 rvtsw_vcrc(const void *pkt, unsigned int len)
 {
+	const u16 (*t)[256] = rvtsw_vcrc_table;
 	const u8 *p = pkt;
-	u16 crc = 0xffff;
+	u32 crc = 0xffff;
 
+	for (; len >= 4; len -= 4, p += 4) {
+		crc ^= get_unaligned_le32(p);
+		crc = t[3][crc & 0xff] ^ t[2][(crc >> 8) & 0xff] ^
+		      t[1][(crc >> 16) & 0xff] ^ t[0][crc >> 24];
+	}
 	while (len--)
-		crc = (crc >> 8) ^ rvtsw_vcrc_table[(crc ^ *p++) & 0xff];
+		crc = (crc >> 8) ^ t[0][(crc ^ *p++) & 0xff];
 	return ~crc;
 }
 
@@ -104,14 +114,19 @@ u16 rvtsw_vcrc(const void *pkt, unsigned int len)
  */
 void rvtsw_crc_init(void)
 {
-	unsigned int byte, bit;
+	u16 (*t)[256] = rvtsw_vcrc_table;
+	unsigned int byte, bit, k;
 
-	for (byte = 0; byte < ARRAY_SIZE(rvtsw_vcrc_table); byte++) {
+	for (byte = 0; byte < 256; byte++) {
 		u16 crc = byte;
 
 		for (bit = 0; bit < 8; bit++)
 			crc = (crc >> 1) ^
 			      ((crc & 1) ? RVTSW_VCRC_POLY_REFLECTED : 0);
-		rvtsw_vcrc_table[byte] = crc;
+		t[0][byte] = crc;
 	}
+	for (k = 1; k < ARRAY_SIZE(rvtsw_vcrc_table); k++)
+		for (byte = 0; byte < 256; byte++)
+			t[k][byte] = (t[k - 1][byte] >> 8) ^
+				     t[0][t[k - 1][byte] & 0xff];
 }

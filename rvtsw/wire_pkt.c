@@ -120,6 +120,61 @@ const struct rvtsw_opcode_info *rvtsw_opcode_info(u8 opcode)
 }
 
 /**
+ * rvtsw_op_follows - may a packet follow another of its connection?
+ * @prev: the opcode of the last packet the responder took
+ * @opcode: the new packet's
+ *
+ * A SEND's or WRITE's FIRST and MIDDLE packets are followed by its
+ * MIDDLE or LAST ones; any other packet by a message's first packet.
+ *
+ * Context: any.
+ * Return: true if @opcode may come after @prev (RC or UC).
+ */
+bool rvtsw_op_follows(u8 prev, u8 opcode)
+{
+	u8 op = opcode & 0x1f;
+
+	switch (prev & 0x1f) {
+	case OP(SEND_FIRST):
+	case OP(SEND_MIDDLE):
+		return op == OP(SEND_MIDDLE) || op == OP(SEND_LAST) ||
+		       op == OP(SEND_LAST_WITH_IMMEDIATE) ||
+		       op == OP(SEND_LAST_WITH_INVALIDATE);
+	case OP(RDMA_WRITE_FIRST):
+	case OP(RDMA_WRITE_MIDDLE):
+		return op == OP(RDMA_WRITE_MIDDLE) || op == OP(RDMA_WRITE_LAST) ||
+		       op == OP(RDMA_WRITE_LAST_WITH_IMMEDIATE);
+	default:
+		return rvtsw_opcode_info(opcode)->flags & RVTSW_OPF_FIRST;
+	}
+}
+
+/**
+ * rvtsw_grh_init - the GRH a packet to an address handle carries
+ * @grh: the GRH to fill in; its PayLen is left for rvtsw_pkt_alloc()
+ * @sport: the port that sends it, whose one GID is the source
+ * @ah: the address, with a global route
+ *
+ * Context: any.
+ */
+void rvtsw_grh_init(struct ib_grh *grh, const struct rvtsw_port *sport,
+		    const struct rdma_ah_attr *ah)
+{
+	const struct ib_global_route *route = rdma_ah_read_grh(ah);
+
+	grh->version_tclass_flow =
+		cpu_to_be32(IB_GRH_VERSION << IB_GRH_VERSION_SHIFT |
+			    route->traffic_class << IB_GRH_TCLASS_SHIFT |
+			    (route->flow_label & IB_GRH_FLOW_MASK));
+	grh->paylen = 0;
+	grh->next_hdr = IB_GRH_NEXT_HDR;
+	grh->hop_limit = route->hop_limit;
+	grh->sgid.global.subnet_prefix = sport->rvp.gid_prefix;
+	grh->sgid.global.interface_id = sport->guid;
+	grh->dgid = route->dgid;
+}
+
+/**
  * rvtsw_hdr_init - start a packet's headers: its LRH, and GRH if any
  * @hdr: the headers to build
  * @lrh: the LRH's fields
@@ -381,4 +436,24 @@ enum rvtsw_pkt_verdict rvtsw_pkt_parse(struct sk_buff *skb,
 		return RVTSW_PKT_BAD_ICRC;
 	pkt->words = icrc_at / 4 + 1;
 	return RVTSW_PKT_OK;
+}
+
+/**
+ * rvtsw_pkt_drop_counter - the port counter of a reason to drop a packet
+ * @verdict: what rvtsw_pkt_check_link() or rvtsw_pkt_parse() found, not
+ *	     RVTSW_PKT_OK
+ *
+ * Context: any.
+ * Return: the counter.
+ */
+enum rvtsw_counter rvtsw_pkt_drop_counter(enum rvtsw_pkt_verdict verdict)
+{
+	switch (verdict) {
+	case RVTSW_PKT_BAD_VCRC:
+		return RVTSW_CNT_DROP_VCRC;
+	case RVTSW_PKT_BAD_ICRC:
+		return RVTSW_CNT_DROP_ICRC;
+	default:
+		return RVTSW_CNT_DROP_MALFORMED;
+	}
 }

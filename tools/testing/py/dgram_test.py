@@ -24,8 +24,11 @@ devices=2 ports=2 extra_pkey=0x8001. The cases:
   lost-rc-to-other-device   the same with a port of another rvtsw device
   between-ports, between-devices   UD from one port to another
 
-The sender's completion comes after the delivery attempt, so once it is
-polled a receiver has either its completion or a drop counted.
+A datagram to the sender's own LID is delivered before the sender's
+completion; one that crosses the switch (or any, with rvtsw's wire_all)
+arrives as a packet, a moment later, in the receiving port's softirq. So
+receive completions and counters are waited for, a few seconds at most,
+and found missing only then.
 """
 import errno
 import os
@@ -53,6 +56,8 @@ MTU = 4096
 UNKNOWN_LID = 0x1234
 MGID = "ff12:401b:ffff:0000:0000:0000:0000:0001"
 MLID = 0xc001
+# How long a packet may take to arrive, at most.
+SETTLE = 5
 
 
 class Port:
@@ -88,10 +93,11 @@ class Port:
 
 
 class Counting:
-    """Changes of a port counter over a with-block."""
+    """Changes of a port counter over a with-block: once it grew by
+    `want`, or a few seconds passed."""
 
-    def __init__(self, port, name):
-        self.port, self.name = port, name
+    def __init__(self, port, name, want=1):
+        self.port, self.name, self.want = port, name, want
         self.before = self.delta = None
 
     def __enter__(self):
@@ -99,7 +105,11 @@ class Counting:
         return self
 
     def __exit__(self, *exc):
-        self.delta = self.port.counter(self.name) - self.before
+        deadline = time.monotonic() + SETTLE
+        while True:
+            self.delta = self.port.counter(self.name) - self.before
+            if self.delta >= self.want or time.monotonic() > deadline:
+                break
 
 
 class Qp:
@@ -146,10 +156,18 @@ class Qp:
               f"send completed with status {wc.status}")
         return wc
 
-    def received(self):
-        """The receive completions there are (the sender's are in)."""
-        _, wcs = self.rcq.poll(16)
-        return wcs
+    def received(self, want=1):
+        """The receive completions there are once `want` arrived, or a
+        few seconds passed."""
+        wcs = []
+        deadline = time.monotonic() + SETTLE
+        while len(wcs) < want and time.monotonic() < deadline:
+            _, more = self.rcq.poll(16)
+            wcs += more
+            if len(wcs) < want:
+                time.sleep(0.01)
+        _, more = self.rcq.poll(16)
+        return wcs + more
 
     def payload(self, length):
         return self.mr.read(length, GRH_BYTES)
@@ -174,7 +192,9 @@ def one_received(qp, what):
 
 
 def none_received(qp, what):
-    wcs = qp.received()
+    # Whatever was to arrive had time to.
+    time.sleep(0.5)
+    wcs = qp.received(want=0)
     check(not wcs, f"{what}: {len(wcs)} receive completions, want none")
 
 
@@ -403,17 +423,24 @@ CASES = {
 }
 
 
-def run_case(name, ports):
+def report_case(name, test):
+    """Run test() between "--- CASE name" and its "--- RESULT" line.
+    Return: whether it passed."""
     print(f"--- CASE {name}", flush=True)
-    test, specs = CASES[name]
     try:
-        test(*[ports.setdefault(spec, Port(spec)) for spec in specs])
+        test()
     except Exception as err:  # pylint: disable=broad-except
         traceback.print_exc(file=sys.stdout)
         print(f"--- RESULT {name} FAIL: {err}", flush=True)
         return False
     print(f"--- RESULT {name} PASS", flush=True)
     return True
+
+
+def run_case(name, ports):
+    test, specs = CASES[name]
+    return report_case(name, lambda: test(
+        *[ports.setdefault(spec, Port(spec)) for spec in specs]))
 
 
 def main():
