@@ -58,6 +58,62 @@ static void rvtsw_rx_arrived(struct rvtsw_port *port, struct sk_buff *skb)
 		rvtsw_count(port, RVTSW_CNT_RX_LINK_MCAST);
 }
 
+/*
+ * Is @pkt from @qp's peer? A connected QP takes packets only from the
+ * address it is connected to: the SLID its path names, with its P_Key,
+ * and with a GRH from the path's GID if the path has one.
+ */
+static bool rvtsw_rx_from_peer(struct rvtsw_port *port, struct rvt_qp *qp,
+			       const struct rvtsw_pkt *pkt)
+{
+	struct rdma_ah_attr *ah = &qp->remote_ah_attr;
+	bool global = rdma_ah_get_ah_flags(ah) & IB_AH_GRH;
+	u16 pkey = rvt_get_pkey(&port->dev->rdi, qp->port_num - 1,
+				qp->s_pkey_index);
+
+	if (!rvtsw_pkeys_match(pkt->pkey, pkey)) {
+		rvtsw_count_outcome(port, RVTSW_CNT_DROP_PKEY);
+		return false;
+	}
+	if (pkt->lrh.slid != rdma_ah_get_dlid(ah) || global != !!pkt->grh ||
+	    (global && memcmp(&pkt->grh->sgid, &rdma_ah_read_grh(ah)->dgid,
+			      sizeof(union ib_gid)))) {
+		rvtsw_count(port, RVTSW_CNT_DROP_NO_QP);
+		return false;
+	}
+	return true;
+}
+
+/* An RC or UC packet: to its QP's responder, or to its requester. */
+static void rvtsw_rx_connected(struct rvtsw_port *port,
+			       const struct rvtsw_pkt *pkt)
+	__must_hold(RCU)
+{
+	struct rvt_qp *qp;
+	unsigned long flags;
+	u8 op = pkt->opcode & 0x1f;
+
+	qp = rvt_lookup_qpn(&port->dev->rdi, &port->rvp, pkt->dqpn);
+	if (!qp || qp->port_num != port->port_num ||
+	    (pkt->opcode & ~0x1f) != qp->allowed_ops) {
+		rvtsw_count(port, RVTSW_CNT_DROP_NO_QP);
+		return;
+	}
+	if (!rvtsw_rx_from_peer(port, qp, pkt))
+		return;
+	spin_lock_irqsave(&qp->r_lock, flags);
+	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_RECV_OK))
+		rvtsw_count(port, RVTSW_CNT_DROP_NO_QP);
+	else if (qp->ibqp.qp_type == IB_QPT_UC)
+		rvtsw_uc_rx(qp, pkt);
+	else if (op >= IB_OPCODE_RDMA_READ_RESPONSE_FIRST &&
+		 op <= IB_OPCODE_ATOMIC_ACKNOWLEDGE)
+		rvtsw_rc_rx_resp(qp, pkt);
+	else
+		rvtsw_rc_rx_req(port, qp, pkt);
+	spin_unlock_irqrestore(&qp->r_lock, flags);
+}
+
 /* Take one packet: check it, and hand it to its transport's receiver. */
 static void rvtsw_rx_one(struct rvtsw_port *port, struct sk_buff *skb)
 	__must_hold(RCU)
@@ -88,8 +144,8 @@ static void rvtsw_rx_one(struct rvtsw_port *port, struct sk_buff *skb)
 	}
 	if ((pkt.opcode & ~0x1f) == IB_OPCODE_UD)
 		rvtsw_ud_rx(port, &pkt);
-	else	/* no connected QP takes packets yet */
-		rvtsw_count(port, RVTSW_CNT_DROP_NO_QP);
+	else
+		rvtsw_rx_connected(port, &pkt);
 	consume_skb(skb);
 }
 
@@ -105,6 +161,7 @@ static void rvtsw_rx_work(struct work_struct *work)
 	while (budget-- && (skb = skb_dequeue(&rxq->queue)))
 		rvtsw_rx_one(port, skb);
 	rcu_read_unlock();
+	rvtsw_rc_flush_acks(port);
 	if (!skb_queue_empty_lockless(&rxq->queue))
 		queue_work(system_bh_wq, work);
 }
