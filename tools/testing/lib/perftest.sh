@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Running perftest between two processes on one device, for the perftest
 # suite (perf_test: judged by what ran) and the benchmark (perf: judged
-# by the figures). Sourced after lib.sh.
+# by the figures). Sourced after suite.sh.
 #
 # PERF_DEV: the device; PERF_CLIENT_DEV: the client's, if another
 # (traffic between two devices); PERF_OPTS: options every run gets (e.g.

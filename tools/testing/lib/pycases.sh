@@ -3,7 +3,7 @@
 # process (starting pyverbs is slow under TCG), each case then reported
 # as a result of its own. The program prints each case between
 # "--- CASE name" and "--- RESULT name PASS" (or "FAIL: why") and exits
-# 0 exactly when every case passed. Sourced after lib.sh.
+# 0 exactly when every case passed. Sourced after lib/suite.sh.
 
 # pycases_run PROG LOG CASE...: run PROG with the cases; its output goes
 # to LOG, its exit status to LOG.status.

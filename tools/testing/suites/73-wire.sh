@@ -11,8 +11,8 @@
 # recovery seen in the counter that says so. Then the ping-pongs once
 # more with wire_all, which sends even a port's traffic to itself as
 # packets. (rping between the devices, over IPoIB and an SM: 78-opensm.)
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 # shellcheck source-path=SCRIPTDIR source=../lib/perftest.sh
 source "$TESTING_DIR/lib/perftest.sh"

@@ -17,8 +17,8 @@
 # Two devices of two ports: HCA ports on switch ports 1-4. The rdma_cm
 # programs run between rvtsw_0 port 1 and rvtsw_1 port 1, each in its own
 # namespace: RC and UC cross the switch as packets (73-wire).
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 plan 23
 
