@@ -397,26 +397,97 @@ void rvtsw_debugfs_remove(struct rvtsw_dev *dev)
 	dev->debugfs = NULL;
 }
 
+/* fault_release: written, sends the packets the knob holds on. */
+static ssize_t rvtsw_fault_release_write(struct file *file,
+					 const char __user *buf, size_t len,
+					 loff_t *ppos)
+{
+	rvtsw_switch_release_held(file->private_data);
+	return len;
+}
+
+static const struct file_operations rvtsw_fault_release_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = rvtsw_fault_release_write,
+	.llseek = noop_llseek,
+};
+
+/* fault_held: how many packets the knob holds. */
+static int rvtsw_fault_held_get(void *data, u64 *val)
+{
+	struct rvtsw_switch *sw = data;
+
+	*val = skb_queue_len_lockless(&sw->fault.held);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rvtsw_fault_held_fops, rvtsw_fault_held_get, NULL,
+			 "%llu\n");
+
+/* fault_action: what the knob does to the packets it picks, by name. */
+static ssize_t rvtsw_fault_action_read(struct file *file, char __user *buf,
+				       size_t len, loff_t *ppos)
+{
+	struct rvtsw_switch *sw = file->private_data;
+	char text[16];
+	int n;
+
+	n = scnprintf(text, sizeof(text), "%s\n",
+		      rvtsw_fault_action_name(atomic_read(&sw->fault.action)));
+	return simple_read_from_buffer(buf, len, ppos, text, n);
+}
+
+static ssize_t rvtsw_fault_action_write(struct file *file,
+					const char __user *buf, size_t len,
+					loff_t *ppos)
+{
+	struct rvtsw_switch *sw = file->private_data;
+	char text[16];
+	int ret;
+
+	if (len >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_user(text, buf, len))
+		return -EFAULT;
+	text[len] = '\0';
+	ret = rvtsw_fault_set_action(&sw->fault, text);
+	return ret ? ret : len;
+}
+
+static const struct file_operations rvtsw_fault_action_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = rvtsw_fault_action_read,
+	.write = rvtsw_fault_action_write,
+	.llseek = default_llseek,
+};
+
 /**
  * rvtsw_debugfs_add_switch - create a switch's debugfs directory
  * @sw: the switch
  * @name: the directory's name, under /sys/kernel/debug/rvtsw
  *
- * Its fault knob drops packets of one BTH opcode as they cross the
- * switch: fault_opcode (-1: none), after fault_skip of them pass, the
- * next fault_drop (switch_fwd.c).
+ * Its fault knob picks packets of one BTH opcode as they cross the
+ * switch, and drops, holds or changes them (switch_fault.c).
  *
  * Context: process context, after rvtsw_debugfs_init().
  */
 void rvtsw_debugfs_add_switch(struct rvtsw_switch *sw, const char *name)
 {
-	sw->debugfs = debugfs_create_dir(name, rvtsw_debugfs_root);
-	debugfs_create_atomic_t("fault_opcode", 0600, sw->debugfs,
-				&sw->fault_opcode);
-	debugfs_create_atomic_t("fault_skip", 0600, sw->debugfs,
-				&sw->fault_skip);
-	debugfs_create_atomic_t("fault_drop", 0600, sw->debugfs,
-				&sw->fault_drop);
+	struct rvtsw_fault *fault = &sw->fault;
+	struct dentry *dir;
+
+	dir = debugfs_create_dir(name, rvtsw_debugfs_root);
+	sw->debugfs = dir;
+	debugfs_create_atomic_t("fault_opcode", 0600, dir, &fault->opcode);
+	debugfs_create_atomic_t("fault_skip", 0600, dir, &fault->skip);
+	debugfs_create_atomic_t("fault_count", 0600, dir, &fault->count);
+	debugfs_create_file("fault_action", 0600, dir, sw,
+			    &rvtsw_fault_action_fops);
+	debugfs_create_file("fault_release", 0200, dir, sw,
+			    &rvtsw_fault_release_fops);
+	debugfs_create_file_unsafe("fault_held", 0400, dir, sw,
+				   &rvtsw_fault_held_fops);
 }
 
 /**

@@ -59,13 +59,18 @@ enum rvtsw_counter {
 	RVTSW_CNT_DROP_NO_RWQE,		/* no receive WQE posted */
 	RVTSW_CNT_DROP_TOO_LONG,	/* receive WQE too small */
 	RVTSW_CNT_DROP_LINK,		/* a port or link on the way not ACTIVE */
-	RVTSW_CNT_DROP_MALFORMED,	/* lengths or headers not as IBTA says */
+	RVTSW_CNT_DROP_MALFORMED,	/* headers not as IBTA says */
+	RVTSW_CNT_DROP_SHORT,		/* shorter than LRH, BTH and CRCs */
+	RVTSW_CNT_DROP_LENGTH,		/* LRH PktLen not the packet's length */
 	RVTSW_CNT_DROP_VCRC,		/* bad VCRC: corrupted on a link */
 	RVTSW_CNT_DROP_ICRC,		/* bad ICRC: corrupted on the way */
 	RVTSW_CNT_DROP_RX_FULL,		/* the port's receive queue was full */
 	RVTSW_CNT_DROP_NOMEM,		/* no memory for a packet */
 	RVTSW_CNT_DROP_CONN,		/* RC/UC packet the QP could not take */
 	RVTSW_CNT_DROP_FAULT,		/* dropped by the switch's fault knob */
+	RVTSW_CNT_DROP_PSN,		/* RC/UC PSN outside what is expected */
+	RVTSW_CNT_DROP_OVERSIZE,	/* payload longer than the path MTU */
+	RVTSW_CNT_DROP_OPCODE_SEQ,	/* opcode out of sequence */
 	RVTSW_CNT_RC_ACK_REQS,		/* RC requests that asked for an ACK */
 	RVTSW_CNT_RC_ACKS,		/* RC ACKs and NAKs sent (coalesced) */
 	RVTSW_CNT_RC_DELAYED_COMP,	/* RC completions that waited a send */
@@ -216,6 +221,41 @@ struct rvtsw_dev {
 	struct rvtsw_port ports[];
 };
 
+/* What the switch's fault knob does to the packets it picks. */
+enum rvtsw_fault_action {
+	RVTSW_FAULT_DROP,
+	RVTSW_FAULT_HOLD,
+	RVTSW_FAULT_SHORT,
+	RVTSW_FAULT_LENGTH,
+	RVTSW_FAULT_VCRC,
+	RVTSW_FAULT_ICRC,
+	RVTSW_FAULT_QPN,
+	RVTSW_FAULT_PKEY,
+	RVTSW_FAULT_QKEY,
+	RVTSW_FAULT_PSN,
+	RVTSW_FAULT_OVERSIZE,
+	RVTSW_FAULT_OPCODE,
+	RVTSW_FAULT_NUM,
+	RVTSW_FAULT_NONE = RVTSW_FAULT_NUM,	/* the packet goes on */
+};
+
+/**
+ * struct rvtsw_fault - a switch's fault knob (switch_fault.c)
+ * @opcode: the BTH opcode of the packets it picks, or -1: none
+ * @skip: how many of those pass before it picks any
+ * @count: how many it picks then
+ * @action: what it does to them (enum rvtsw_fault_action)
+ * @held: the packets it holds (RVTSW_FAULT_HOLD), with their ports in
+ *	  their rvtsw_skb_cb; its own lock
+ */
+struct rvtsw_fault {
+	atomic_t opcode;
+	atomic_t skip;
+	atomic_t count;
+	atomic_t action;
+	struct sk_buff_head held;
+};
+
 /**
  * struct rvtsw_switch - a virtual switch, to which HCA ports are linked
  * @lock: guards the writers of the fields below that change; taken
@@ -243,10 +283,7 @@ struct rvtsw_dev {
  *	  written under @lock
  * @trap_work: sends trap 128 when PortStateChange becomes set (trap.c)
  * @trap_tid: the last trap's transaction ID; @trap_work's alone
- * @fault_opcode: the fault knob (debugfs): the BTH opcode of the packets
- *		  it drops, or -1
- * @fault_skip: how many of those packets pass before it drops any
- * @fault_drop: how many it drops then
+ * @fault: the fault knob (debugfs; switch_fault.c)
  * @debugfs: the switch's debugfs directory
  *
  * A host may hold several switches: nothing in one refers to another
@@ -271,9 +308,7 @@ struct rvtsw_switch {
 	struct rvtsw_link_end __rcu *peer[RVTSW_SW_MAX_PORTS + 1];
 	struct work_struct trap_work;
 	u64 trap_tid;
-	atomic_t fault_opcode;
-	atomic_t fault_skip;
-	atomic_t fault_drop;
+	struct rvtsw_fault fault;
 	struct dentry *debugfs;
 };
 
@@ -470,10 +505,21 @@ struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
 				      u8 *out);
 
 /* switch_fwd.c */
+void rvtsw_switch_release_held(struct rvtsw_switch *sw);
 void rvtsw_switch_receive(struct rvtsw_switch *sw, unsigned int in,
 			  struct sk_buff *skb);
 void rvtsw_switch_send_smp(struct rvtsw_switch *sw, const struct ib_smp *smp,
 			   u16 dlid);
+
+/* switch_fault.c */
+void rvtsw_fault_init(struct rvtsw_fault *fault);
+void rvtsw_fault_exit(struct rvtsw_fault *fault);
+enum rvtsw_fault_action rvtsw_fault_apply(struct rvtsw_switch *sw,
+					  unsigned int in, struct sk_buff *skb);
+void rvtsw_fault_take_held(struct rvtsw_fault *fault,
+			   struct sk_buff_head *list);
+const char *rvtsw_fault_action_name(enum rvtsw_fault_action action);
+int rvtsw_fault_set_action(struct rvtsw_fault *fault, const char *name);
 
 /* switch_sma.c */
 

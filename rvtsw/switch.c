@@ -103,7 +103,7 @@ struct rvtsw_switch *rvtsw_switch_create(unsigned int nports, u64 guid,
 	sw->guid = cpu_to_be64(guid);
 	snprintf(sw->node_desc, sizeof(sw->node_desc),
 		 "rvtsw virtual switch");
-	atomic_set(&sw->fault_opcode, -1);
+	rvtsw_fault_init(&sw->fault);
 	/* No entry is valid: every LID to no port (0xff, IBTA 14.2.5.10). */
 	memset(sw->lft, RVTSW_SW_NO_PORT, sizeof(sw->lft));
 	if (!managed)
@@ -120,6 +120,7 @@ struct rvtsw_switch *rvtsw_switch_create(unsigned int nports, u64 guid,
  */
 void rvtsw_switch_destroy(struct rvtsw_switch *sw)
 {
+	rvtsw_fault_exit(&sw->fault);
 	vfree(sw);
 }
 

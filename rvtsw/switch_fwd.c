@@ -243,23 +243,60 @@ static void rvtsw_switch_unicast(struct rvtsw_switch *sw, unsigned int in,
 		rvtsw_switch_egress(sw, in, out, in, skb);
 }
 
-/*
- * The fault knob (debugfs): is @skb one of the packets it drops? Those
- * of its opcode pass fault_skip at a time, then fault_drop are dropped.
- */
-static bool rvtsw_switch_fault(struct rvtsw_switch *sw, struct sk_buff *skb)
+/* Send @skb, which came by port @in and whose LRH says @lrh, on. */
+static void rvtsw_switch_forward_to(struct rvtsw_switch *sw, unsigned int in,
+				    const struct rvtsw_lrh_fields *lrh,
+				    struct sk_buff *skb)
 {
-	int opcode = atomic_read(&sw->fault_opcode);
-	unsigned int bth = RVTSW_LRH_BYTES;
+	rcu_read_lock();
+	if (lrh->dlid == be16_to_cpu(IB_LID_PERMISSIVE))
+		rvtsw_switch_local(sw, in, skb, true);
+	else if (rvtsw_lid_is_multicast(lrh->dlid))
+		rvtsw_switch_flood(sw, in, lrh->dlid, skb);
+	else
+		rvtsw_switch_unicast(sw, in, lrh, skb);
+	rcu_read_unlock();
+}
 
-	if (opcode < 0)
-		return false;
-	if ((skb->data[1] & IB_LNH_MASK) == RVTSW_LNH_IBA_GLOBAL)
-		bth += RVTSW_GRH_BYTES;
-	if (skb->len <= bth || skb->data[bth] != opcode ||
-	    atomic_add_unless(&sw->fault_skip, -1, 0))
-		return false;
-	return atomic_add_unless(&sw->fault_drop, -1, 0);
+/* Count a packet that came by port @in as lost, for @why, and free it. */
+static void rvtsw_switch_drop(struct rvtsw_switch *sw, unsigned int in,
+			      struct sk_buff *skb, enum rvtsw_counter why)
+{
+	rcu_read_lock();
+	rvtsw_switch_lost(sw, in, why);
+	rcu_read_unlock();
+	kfree_skb(skb);
+}
+
+/**
+ * rvtsw_switch_release_held - send on what the fault knob holds
+ * @sw: the switch
+ *
+ * The held packets go on in the order they came, as they came.
+ *
+ * Context: process context.
+ */
+void rvtsw_switch_release_held(struct rvtsw_switch *sw)
+{
+	struct rvtsw_lrh_fields lrh;
+	enum rvtsw_pkt_verdict verdict;
+	struct sk_buff_head list;
+	struct sk_buff *skb;
+	unsigned int in;
+
+	__skb_queue_head_init(&list);
+	rvtsw_fault_take_held(&sw->fault, &list);
+	local_bh_disable();
+	while ((skb = __skb_dequeue(&list))) {
+		in = rvtsw_skb_cb(skb)->in;
+		verdict = rvtsw_pkt_check_link(skb, &lrh);
+		if (verdict != RVTSW_PKT_OK)
+			rvtsw_switch_drop(sw, in, skb,
+					  rvtsw_pkt_drop_counter(verdict));
+		else
+			rvtsw_switch_forward_to(sw, in, &lrh, skb);
+	}
+	local_bh_enable();
 }
 
 /**
@@ -273,25 +310,25 @@ static bool rvtsw_switch_fault(struct rvtsw_switch *sw, struct sk_buff *skb)
 void rvtsw_switch_receive(struct rvtsw_switch *sw, unsigned int in,
 			  struct sk_buff *skb)
 {
-	enum rvtsw_pkt_verdict verdict;
 	struct rvtsw_lrh_fields lrh;
+	enum rvtsw_pkt_verdict verdict;
 
-	rcu_read_lock();
 	verdict = rvtsw_pkt_check_link(skb, &lrh);
 	if (verdict != RVTSW_PKT_OK) {
-		rvtsw_switch_lost(sw, in, rvtsw_pkt_drop_counter(verdict));
-		kfree_skb(skb);
-	} else if (rvtsw_switch_fault(sw, skb)) {
-		rvtsw_switch_lost(sw, in, RVTSW_CNT_DROP_FAULT);
-		kfree_skb(skb);
-	} else if (lrh.dlid == be16_to_cpu(IB_LID_PERMISSIVE)) {
-		rvtsw_switch_local(sw, in, skb, true);
-	} else if (rvtsw_lid_is_multicast(lrh.dlid)) {
-		rvtsw_switch_flood(sw, in, lrh.dlid, skb);
-	} else {
-		rvtsw_switch_unicast(sw, in, &lrh, skb);
+		rvtsw_switch_drop(sw, in, skb, rvtsw_pkt_drop_counter(verdict));
+		return;
 	}
-	rcu_read_unlock();
+	/* A packet the knob changes goes on by its LRH as it came. */
+	switch (rvtsw_fault_apply(sw, in, skb)) {
+	case RVTSW_FAULT_DROP:
+		rvtsw_switch_drop(sw, in, skb, RVTSW_CNT_DROP_FAULT);
+		return;
+	case RVTSW_FAULT_HOLD:
+		return;
+	default:
+		break;
+	}
+	rvtsw_switch_forward_to(sw, in, &lrh, skb);
 }
 
 /**

@@ -133,7 +133,9 @@ struct rvtsw_pkt {
 /* Why a packet that arrived was not taken: each is a port counter. */
 enum rvtsw_pkt_verdict {
 	RVTSW_PKT_OK,
-	RVTSW_PKT_MALFORMED,	/* lengths, LRH, GRH or BTH not as IBTA says */
+	RVTSW_PKT_MALFORMED,	/* LRH, GRH, BTH or extensions not as IBTA says */
+	RVTSW_PKT_SHORT,	/* too short for LRH, BTH, ICRC and VCRC */
+	RVTSW_PKT_BAD_LENGTH,	/* not whole words, or not the LRH's PktLen */
 	RVTSW_PKT_BAD_VCRC,
 	RVTSW_PKT_BAD_ICRC,
 };
@@ -175,9 +177,11 @@ static inline int rvtsw_cmp_psn(u32 a, u32 b)
 /**
  * struct rvtsw_skb_cb - what rvtsw keeps in a packet's sk_buff
  * @owner: the QP the packet is charged to (wire_tx.c), or NULL
+ * @in: the switch port a packet the switch's fault knob holds came by
  */
 struct rvtsw_skb_cb {
 	struct rvt_qp *owner;
+	unsigned int in;
 };
 
 static inline struct rvtsw_skb_cb *rvtsw_skb_cb(struct sk_buff *skb)

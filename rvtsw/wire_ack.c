@@ -370,9 +370,13 @@ static bool rvtsw_rc_resp_wanted(struct rvt_qp *qp, const struct rvtsw_pkt *pkt)
 {
 	int diff;
 
-	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_RECV_OK) ||
-	    rvtsw_cmp_psn(pkt->psn, READ_ONCE(qp->s_next_psn)) >= 0)
+	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_RECV_OK))
 		return false;
+	/* A response to a PSN never sent is not a late one: count it. */
+	if (rvtsw_cmp_psn(pkt->psn, READ_ONCE(qp->s_next_psn)) >= 0) {
+		rvtsw_count(rvtsw_qp_port(qp), RVTSW_CNT_DROP_PSN);
+		return false;
+	}
 	diff = rvtsw_cmp_psn(pkt->psn, qp->s_last_psn);
 	if (diff <= 0) {
 		u32 aeth = be32_to_cpu(pkt->ohdr->u.aeth);

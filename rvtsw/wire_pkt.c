@@ -317,12 +317,14 @@ enum rvtsw_pkt_verdict rvtsw_pkt_check_link(struct sk_buff *skb,
 	__le16 vcrc;
 	u16 lrh0;
 
-	if (skb_is_nonlinear(skb) ||
-	    len < RVTSW_LRH_BYTES + RVTSW_BTH_BYTES + RVTSW_TRAILER_BYTES ||
-	    (len - RVTSW_VCRC_BYTES) % 4 ||
+	if (skb_is_nonlinear(skb))
+		return RVTSW_PKT_MALFORMED;
+	if (len < RVTSW_LRH_BYTES + RVTSW_BTH_BYTES + RVTSW_TRAILER_BYTES)
+		return RVTSW_PKT_SHORT;
+	if ((len - RVTSW_VCRC_BYTES) % 4 ||
 	    (be16_to_cpu(ib->lrh[2]) & RVTSW_LRH_PKTLEN_MASK) !=
 	    (len - RVTSW_VCRC_BYTES) / 4)
-		return RVTSW_PKT_MALFORMED;
+		return RVTSW_PKT_BAD_LENGTH;
 	lrh0 = be16_to_cpu(ib->lrh[0]);
 	if ((lrh0 >> RVTSW_LRH_LVER_SHIFT) & IB_LVER_MASK ||
 	    (lrh0 & IB_LNH_MASK) < RVTSW_LNH_IBA_LOCAL)
@@ -453,6 +455,10 @@ enum rvtsw_counter rvtsw_pkt_drop_counter(enum rvtsw_pkt_verdict verdict)
 		return RVTSW_CNT_DROP_VCRC;
 	case RVTSW_PKT_BAD_ICRC:
 		return RVTSW_CNT_DROP_ICRC;
+	case RVTSW_PKT_SHORT:
+		return RVTSW_CNT_DROP_SHORT;
+	case RVTSW_PKT_BAD_LENGTH:
+		return RVTSW_CNT_DROP_LENGTH;
 	default:
 		return RVTSW_CNT_DROP_MALFORMED;
 	}

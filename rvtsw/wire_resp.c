@@ -533,6 +533,7 @@ void rvtsw_rc_rx_req(struct rvtsw_port *port, struct rvt_qp *qp,
 	if (pkt->ack_req)
 		rvtsw_count(port, RVTSW_CNT_RC_ACK_REQS);
 	if (diff > 0) {
+		rvtsw_count(port, RVTSW_CNT_DROP_PSN);
 		rvtsw_rc_seq_error(port, qp);
 		return;
 	}
@@ -541,6 +542,7 @@ void rvtsw_rc_rx_req(struct rvtsw_port *port, struct rvt_qp *qp,
 		return;
 	}
 	if (!rvtsw_op_follows(qp->r_state, pkt->opcode)) {
+		rvtsw_count(port, RVTSW_CNT_DROP_OPCODE_SEQ);
 		rvtsw_rc_refuse(port, qp, RVTSW_RC_INVALID);
 		return;
 	}

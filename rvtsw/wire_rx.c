@@ -104,6 +104,8 @@ static void rvtsw_rx_connected(struct rvtsw_port *port,
 	spin_lock_irqsave(&qp->r_lock, flags);
 	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_RECV_OK))
 		rvtsw_count(port, RVTSW_CNT_DROP_NO_QP);
+	else if (pkt->paylen > qp->pmtu)
+		rvtsw_count(port, RVTSW_CNT_DROP_OVERSIZE);
 	else if (qp->ibqp.qp_type == IB_QPT_UC)
 		rvtsw_uc_rx(qp, pkt);
 	else if (op >= IB_OPCODE_RDMA_READ_RESPONSE_FIRST &&

@@ -145,16 +145,20 @@ static bool rvtsw_uc_write(struct rvt_qp *qp, const struct rvtsw_pkt *pkt)
 void rvtsw_uc_rx(struct rvt_qp *qp, const struct rvtsw_pkt *pkt)
 	__must_hold(&qp->r_lock)
 {
+	enum rvtsw_counter why = RVTSW_CNT_DROP_CONN;
 	u8 op = pkt->opcode & 0x1f;
 	bool ok;
 
 	if (pkt->psn != qp->r_psn ||
 	    !rvtsw_op_follows(qp->r_state, pkt->opcode)) {
 		/* Whatever came before is lost; a new message may start. */
+		why = pkt->psn != qp->r_psn ? RVTSW_CNT_DROP_PSN :
+					      RVTSW_CNT_DROP_OPCODE_SEQ;
 		qp->r_psn = pkt->psn;
 		rvtsw_uc_abort(qp);
 		if (!(pkt->flags & RVTSW_OPF_FIRST))
 			goto drop;
+		why = RVTSW_CNT_DROP_CONN;
 	}
 	if (qp->state == IB_QPS_RTR && !(qp->r_flags & RVT_R_COMM_EST))
 		rvt_comm_est(qp);
@@ -168,5 +172,5 @@ void rvtsw_uc_rx(struct rvt_qp *qp, const struct rvtsw_pkt *pkt)
 	qp->r_state = pkt->opcode;
 	return;
 drop:
-	rvtsw_count(rvtsw_qp_port(qp), RVTSW_CNT_DROP_CONN);
+	rvtsw_count(rvtsw_qp_port(qp), why);
 }

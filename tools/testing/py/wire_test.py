@@ -24,9 +24,26 @@ of 100000 bytes is 98 packets. Every payload is random and checked.
                  answered from the ACK queue, executed once
   retry-exceeded every packet of a SEND lost: IBV_WC_RETRY_EXC_ERR,
                  then the next request flushed
+  request-lost   a SEND's only packet lost: the timer sends it again
+  hold-release   a SEND's middle packet held by the switch: sequence NAK,
+                 sent again; the held one, let go late, a duplicate
 
 The losses are the switch's fault knob's (debugfs), each seen in the
 counters of rdmavt's and rvtsw's that say so.
+
+Bad packets, made by the knob from a good one as it crosses the switch:
+each dropped by the receiver and counted by its reason (on rvtsw_1
+port 1, +1 exactly), and RC sent again until delivered, its payload
+intact, its QPs still RTS:
+
+  bad-short bad-length bad-vcrc bad-icrc bad-qpn bad-pkey bad-psn
+  bad-oversize   an RC SEND (only packet) shortened, given a wrong
+                 PktLen, VCRC or ICRC, an unknown QPN, a P_Key not in
+                 the table, a PSN half the PSN space ahead, 256 more
+                 bytes than the path MTU
+  bad-qkey       a UD datagram with a wrong Q_Key: lost, counted
+  bad-opcode     a UC SEND made a middle packet that nothing started:
+                 lost, counted; the next message arrives
 """
 import os
 import struct
@@ -40,7 +57,7 @@ from pyverbs.mr import MR
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.wr import SGE, RecvWR, SendWR
 
-from dgram_test import Counting, Port, report_case, wait_one
+from dgram_test import Counting, Port, Qp, report_case, wait_one
 from verbs_checks import check
 
 BUF = 1 << 18
@@ -55,19 +72,31 @@ RC_SEND_ONLY = 0x04
 RC_READ_RESPONSE_MIDDLE = 0x0e
 RC_ACKNOWLEDGE = 0x11
 RC_ATOMIC_ACKNOWLEDGE = 0x12
+UC_SEND_ONLY = 0x24
+UD_SEND_ONLY = 0x64
 
 
-def fault(opcode, drop, skip=0):
-    """Have the switch drop @drop packets of @opcode, after @skip of them."""
+def knob(name, value=None):
+    """Read the fault knob's file @name, or write @value to it."""
+    if value is None:
+        with open(f"{FAULT}/{name}") as f:
+            return f.read().strip()
+    with open(f"{FAULT}/{name}", "w") as f:
+        f.write(f"{value}\n")
+    return None
+
+
+def fault(opcode, count, skip=0, action="drop"):
+    """Have the switch's knob do @action to @count packets of @opcode,
+    after @skip of them."""
     for name, value in (("fault_opcode", -1), ("fault_skip", skip),
-                        ("fault_drop", drop), ("fault_opcode", opcode)):
-        with open(f"{FAULT}/{name}", "w") as f:
-            f.write(f"{value}\n")
+                        ("fault_count", count), ("fault_action", action),
+                        ("fault_opcode", opcode)):
+        knob(name, value)
 
 
 def fault_left():
-    with open(f"{FAULT}/fault_drop") as f:
-        return int(f.read())
+    return int(knob("fault_count"))
 
 
 class End:
@@ -270,7 +299,7 @@ def test_seq_nak(ports):
     a, b = pair(ports, timeout=18)
     with Counting(ports[0], "rc_seq_naks_received") as naks, \
             Counting(ports[1], "rc_seq_naks_sent") as sent:
-        fault(RC_SEND_MIDDLE, drop=1, skip=3)
+        fault(RC_SEND_MIDDLE, 1, skip=3)
         send_checked(a, b, 20000, "SEND with a middle packet lost")
     check(fault_left() == 0, "the fault knob dropped nothing")
     check(naks.delta == 1 and sent.delta == 1,
@@ -282,7 +311,7 @@ def test_dup_request(ports):
     a, b = pair(ports)
     with Counting(ports[1], "rc_duplicate_requests") as dups, \
             Counting(ports[0], "rc_resends") as resends:
-        fault(RC_ACKNOWLEDGE, drop=1)
+        fault(RC_ACKNOWLEDGE, 1)
         send_checked(a, b, 3000, "SEND whose ACK was lost")
     check(fault_left() == 0, "the fault knob dropped nothing")
     b.nothing_received("the duplicate")
@@ -297,7 +326,7 @@ def test_read_resend(ports):
     data = os.urandom(20000)
     b.mr.write(data, len(data), 8192)
     with Counting(ports[0], "rc_rdma_seq") as seq:
-        fault(RC_READ_RESPONSE_MIDDLE, drop=1, skip=2)
+        fault(RC_READ_RESPONSE_MIDDLE, 1, skip=2)
         a.post(e.IBV_WR_RDMA_READ, length=len(data), **b.remote(8192))
         a.done("read with a response lost")
     check(fault_left() == 0, "the fault knob dropped nothing")
@@ -310,7 +339,7 @@ def test_atomic_replay(ports):
     a, b = pair(ports)
     b.mr.write(struct.pack("<Q", 40), 8, 64)
     with Counting(ports[1], "rc_duplicate_requests") as dups:
-        fault(RC_ATOMIC_ACKNOWLEDGE, drop=1)
+        fault(RC_ATOMIC_ACKNOWLEDGE, 1)
         old = atomic(a, b, e.IBV_WR_ATOMIC_FETCH_AND_ADD, 2, 0)
     check(fault_left() == 0, "the fault knob dropped nothing")
     check(old == 40, f"fetch-and-add returned {old}, want 40")
@@ -324,17 +353,125 @@ def test_atomic_replay(ports):
 def test_retry_exceeded(ports):
     a, b = pair(ports, timeout=8, retry_cnt=2)
     b.post_recv(100)
-    with Counting(ports[0], "drop_fault_injected", want=3) as lost:
-        fault(RC_SEND_ONLY, drop=1000)
+    with Counting(ports[0], "drop_fault_injected", want=3) as lost, \
+            Counting(ports[0], "rc_timeouts", want=3) as timeouts:
+        fault(RC_SEND_ONLY, 1000)
         a.post(e.IBV_WR_SEND, b"into the fault", wr_id=1)
         a.post(e.IBV_WR_SEND, b"and after", wr_id=2)
         a.done("send", e.IBV_WC_RETRY_EXC_ERR)
         a.done("send after", e.IBV_WC_WR_FLUSH_ERR)
-    fault(-1, drop=0)
+    fault(-1, 0)
     check(lost.delta == 3, f"{lost.delta} packets lost, want 3: the "
           "first and its two retries")
+    check(timeouts.delta == 3, f"rc_timeouts +{timeouts.delta}, want 3")
     check(a.state() == e.IBV_QPS_ERR, f"requester state {a.state()}")
     print("every packet lost: sent 3 times, retries exceeded, then flushed")
+
+
+def test_request_lost(ports):
+    a, b = pair(ports)
+    with Counting(ports[0], "rc_timeouts") as timeouts, \
+            Counting(ports[0], "rc_resends") as resends:
+        fault(RC_SEND_ONLY, 1)
+        send_checked(a, b, 500, "SEND whose only packet was lost")
+    check(fault_left() == 0, "the fault knob dropped nothing")
+    b.nothing_received("a second copy")
+    check(timeouts.delta == 1 and resends.delta >= 1,
+          f"timeouts +{timeouts.delta}, resends +{resends.delta}")
+    print("the only packet lost: the retry timer sent it again, "
+          "delivered once")
+
+
+def held():
+    deadline = time.monotonic() + 5
+    while int(knob("fault_held")) == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return int(knob("fault_held"))
+
+
+def test_hold_release(ports):
+    # A long timeout: the NAK, not the timer, makes the requester go back.
+    a, b = pair(ports, timeout=18)
+    with Counting(ports[1], "rc_seq_naks_sent") as naks:
+        fault(RC_SEND_MIDDLE, 1, skip=3, action="hold")
+        send_checked(a, b, 20000, "SEND with a middle packet held")
+    check(held() == 1, f"the knob holds {knob('fault_held')} packets")
+    check(naks.delta == 1, f"sequence NAKs sent +{naks.delta}")
+    with Counting(ports[1], "rc_duplicate_requests") as dups:
+        knob("fault_release", 1)
+    check(int(knob("fault_held")) == 0, "held packets left")
+    check(dups.delta == 1, f"duplicates +{dups.delta}, want 1")
+    b.nothing_received("the late packet")
+    send_checked(a, b, 3000, "SEND after the late packet")
+    print("a middle packet held: sequence NAK, sent again, intact; let "
+          "go late, it was a duplicate")
+
+
+def bad_rc(ports, action, counter, length=2000):
+    """An RC SEND whose packet the knob spoils: @counter on the
+    receiver +1, then the SEND delivered intact (sent again)."""
+    a, b = pair(ports)
+    with Counting(ports[1], counter) as bad:
+        fault(RC_SEND_ONLY, 1, action=action)
+        send_checked(a, b, length, f"SEND after a {action} packet")
+    check(fault_left() == 0, f"the knob made no {action} packet")
+    check(bad.delta == 1, f"{counter} +{bad.delta}, want 1")
+    b.nothing_received("a second copy")
+    check(a.state() == e.IBV_QPS_RTS and b.state() == e.IBV_QPS_RTS,
+          f"states {a.state()}, {b.state()}: want RTS")
+    print(f"{action}: dropped, {counter} +1, sent again and delivered")
+
+
+BAD_RC = {
+    "bad-short": ("short", "drop_short"),
+    "bad-length": ("length", "drop_bad_length"),
+    "bad-vcrc": ("vcrc", "drop_bad_vcrc"),
+    "bad-icrc": ("icrc", "drop_bad_icrc"),
+    "bad-qpn": ("qpn", "drop_no_dest_qp"),
+    "bad-pkey": ("pkey", "drop_bad_pkey"),
+    "bad-psn": ("psn", "drop_psn_out_of_window"),
+}
+
+
+def test_bad_oversize(ports):
+    # One packet of a whole path MTU, made 256 bytes longer.
+    bad_rc(ports, "oversize", "drop_oversize", length=1024)
+
+
+def test_bad_qkey(ports):
+    a, b = Qp(ports[0]), Qp(ports[1])
+    ah = ports[0].ah(ports[1].lid)
+    b.post_recv()
+    with Counting(ports[1], "drop_bad_qkey") as bad:
+        fault(UD_SEND_ONLY, 1, action="qkey")
+        a.send(ah, b.num, b"wrong key")
+    check(fault_left() == 0, "the knob changed no Q_Key")
+    check(bad.delta == 1, f"drop_bad_qkey +{bad.delta}, want 1")
+    check(not b.received(0), "a datagram with a wrong Q_Key arrived")
+    data = os.urandom(100)
+    a.send(ah, b.num, data)
+    check(len(b.received()) == 1 and b.payload(len(data)) == data,
+          "the next datagram did not arrive intact")
+    print("wrong Q_Key: dropped, drop_bad_qkey +1; the next one arrived")
+
+
+def test_bad_opcode(ports):
+    a, b = pair(ports, e.IBV_QPT_UC)
+    b.post_recv(100)
+    with Counting(ports[1], "drop_opcode_out_of_sequence") as bad:
+        fault(UC_SEND_ONLY, 1, action="opcode")
+        a.post(e.IBV_WR_SEND, b"out of sequence")
+        a.done("UC send made a middle packet")
+    check(fault_left() == 0, "the knob changed no opcode")
+    check(bad.delta == 1, f"drop_opcode_out_of_sequence +{bad.delta}")
+    b.nothing_received("the middle packet")
+    data = os.urandom(100)
+    a.post(e.IBV_WR_SEND, data)
+    a.done("the next UC send")
+    b.received("the next UC send")
+    check(b.read(len(data)) == data, "the next message differs")
+    print("opcode out of sequence: dropped, counted; the next message "
+          "arrived")
 
 
 CASES = {
@@ -351,14 +488,22 @@ CASES = {
     "read-resend": test_read_resend,
     "atomic-replay": test_atomic_replay,
     "retry-exceeded": test_retry_exceeded,
+    "request-lost": test_request_lost,
+    "hold-release": test_hold_release,
+    "bad-oversize": test_bad_oversize,
+    "bad-qkey": test_bad_qkey,
+    "bad-opcode": test_bad_opcode,
 }
+CASES.update({name: (lambda ports, bad=bad: bad_rc(ports, *bad))
+              for name, bad in BAD_RC.items()})
 
 
 def run_case(name, ports):
     try:
         return report_case(name, lambda: CASES[name](ports))
     finally:
-        fault(-1, drop=0)
+        fault(-1, 0)
+        knob("fault_release", 1)
 
 
 def main():
