@@ -10,7 +10,8 @@
  *   that sent it);
  * - hold: kept by the switch until fault_release is written, then sent
  *   on in the order they came, after whatever passed meanwhile (late,
- *   reordered packets); the knob holds at most RVTSW_FAULT_HOLD_MAX;
+ *   reordered packets); the knob holds at most RVTSW_FAULT_HOLD_MAX and
+ *   drops (uncounted) what comes beyond;
  * - short, length, vcrc, icrc, qpn, pkey, qkey, psn, oversize, opcode:
  *   changed as a broken sender or a bad link would change them, with the
  *   CRCs made right again where the fault is not in them, and sent on:

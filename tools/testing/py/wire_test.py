@@ -376,7 +376,8 @@ def test_request_lost(ports):
         send_checked(a, b, 500, "SEND whose only packet was lost")
     check(fault_left() == 0, "the fault knob dropped nothing")
     b.nothing_received("a second copy")
-    check(timeouts.delta == 1 and resends.delta >= 1,
+    # At least once: under TCG a slow peer may let it fire twice.
+    check(timeouts.delta >= 1 and resends.delta >= 1,
           f"timeouts +{timeouts.delta}, resends +{resends.delta}")
     print("the only packet lost: the retry timer sent it again, "
           "delivered once")
