@@ -102,6 +102,8 @@ enum rvtsw_pma_counter {
 	RVTSW_PMA_UNI_RCV_PKTS,
 	RVTSW_PMA_MULTI_XMIT_PKTS,
 	RVTSW_PMA_MULTI_RCV_PKTS,
+	RVTSW_PMA_RCV_ERRORS,		/* PortCounters only, 16 bits */
+	RVTSW_PMA_XMIT_DISCARDS,	/* PortCounters only, 16 bits */
 	RVTSW_PMA_NUM_COUNTERS
 };
 

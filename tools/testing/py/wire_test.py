@@ -408,15 +408,32 @@ def test_hold_release(ports):
           "go late, it was a duplicate")
 
 
+# The faults PortRcvErrors counts (a link's or its receiver's checks).
+RCV_ERRORS = ("short", "length", "vcrc", "icrc")
+
+
+def rcv_errors(port):
+    """The PMA's PortRcvErrors, as sysfs reads it through the PMA."""
+    path = (f"/sys/class/infiniband/{port.name}/ports/{port.num}"
+            "/counters/port_rcv_errors")
+    with open(path) as f:
+        return int(f.read())
+
+
 def bad_rc(ports, action, counter, length=2000):
     """An RC SEND whose packet the knob spoils: @counter on the
-    receiver +1, then the SEND delivered intact (sent again)."""
+    receiver +1 (and PortRcvErrors, for a link's faults), then the SEND
+    delivered intact (sent again)."""
     a, b = pair(ports)
+    errors = rcv_errors(ports[1])
     with Counting(ports[1], counter) as bad:
         fault(RC_SEND_ONLY, 1, action=action)
         send_checked(a, b, length, f"SEND after a {action} packet")
     check(fault_left() == 0, f"the knob made no {action} packet")
     check(bad.delta == 1, f"{counter} +{bad.delta}, want 1")
+    errors = rcv_errors(ports[1]) - errors
+    want = 1 if action in RCV_ERRORS else 0
+    check(errors == want, f"PortRcvErrors +{errors}, want {want}")
     b.nothing_received("a second copy")
     check(a.state() == e.IBV_QPS_RTS and b.state() == e.IBV_QPS_RTS,
           f"states {a.state()}, {b.state()}: want RTS")
