@@ -4,11 +4,10 @@
 # (Documentation/wire.rst). libibverbs' ping-pongs with their payload
 # checks (-c); perftest's send, write, read and atomic tests, judged as
 # 72-perftest judges them; pyverbs cases (wire_test.py) for each RC
-# operation, UC and a remote access error. Then the ping-pongs once
-# more with wire_all, which sends even a port's traffic to itself as
-# packets. (The recovery paths and bad packets, by the switch's fault
-# knob: 75-wire-fault; rping between the devices, over IPoIB and an SM:
-# 78-opensm.)
+# operation, UC and a remote access error. (wire_all, a port's traffic
+# to itself as packets: 71-wire-all; the recovery paths and bad packets,
+# by the switch's fault knob: 75-wire-fault; rping between the devices,
+# over IPoIB and an SM: 78-opensm.)
 # shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
@@ -22,7 +21,7 @@ B=rvtsw_1:1
 WORK=$(mktemp -d)
 CASES=(rc-send rc-write-imm rc-read rc-atomic uc remote-access)
 PERF_ITERS=100
-plan $((18 + ${#CASES[@]}))
+plan $((14 + ${#CASES[@]}))
 
 # counter DEV NAME: port 1's hw counter NAME. The IB core serves the file
 # from a copy up to a jiffy old: let one pass.
@@ -74,12 +73,4 @@ t read-lat perf_test lat "$PERF_ITERS" ib_read_lat
 pycases "$TESTING_DIR/py/wire_test.py" wire "${CASES[@]}"
 step unload unload_all
 
-# wire_all: a port's traffic to itself is packets too.
-step load-wire-all load_rvtsw wire_all=1
-step ready-wire-all wait_for 50 test -e /dev/infiniband/uverbs0
-t rc-pingpong-wire-all pingpong ibv_rc_pingpong $A $A -c -s 10000
-t uc-pingpong-wire-all pingpong ibv_uc_pingpong $A $A -c
-t ud-pingpong-wire-all pingpong ibv_ud_pingpong $A $A -c
-t loopback-unused-wire-all test "$(counter rvtsw_0 loopback_packets)" = 0
-step unload-wire-all unload_all
 rm -rf "$WORK"
