@@ -6,7 +6,7 @@
  *
  * ABI: a modversions CRC is computed from the type definitions visible in
  * the file that exports the symbol, and several files that export include
- * this header (through trace.h). So it includes nothing that defines a
+ * this header (through trace_common.h). So it includes nothing that defines a
  * type, and defines none: only macros, each expanded at its call site
  * where the caller's own includes supply what it names.
  *
@@ -84,6 +84,19 @@
 #else
 #define rvt_copy_to_nontemporal(dst, src, len) \
 	__copy_user_nocache(dst, (__force const void __user *)(src), len, 0)
+#endif
+
+/*
+ * A workqueue for work that must run with bottom halves off (rvtsw's
+ * packet receive worker). From 6.9 the BH workqueue runs it in softirq
+ * context; before, a high-priority workqueue runs it in a kworker. Such
+ * work disables bottom halves itself, which nests harmlessly in softirq
+ * context, so one work function serves both.
+ */
+#if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
+#define rvt_bh_wq	system_bh_wq
+#else
+#define rvt_bh_wq	system_highpri_wq
 #endif
 
 #endif /* RVT_COMPAT_H */

@@ -6,9 +6,9 @@
  *
  * The queue holds at most RVTSW_RXQ_MAX packets; one that finds it full
  * is dropped and counted, as a port's receive buffers overflow. The
- * worker is a work item of system_bh_wq: it runs in softirq context, one
- * run at a time per port, RVTSW_RX_BUDGET packets a run before it lets
- * others have the CPU. It looks a packet's QP up under rcu_read_lock()
+ * worker is a work item of the BH workqueue (rvt_bh_wq, compat.h) and
+ * runs with bottom halves off, one run at a time per port,
+ * RVTSW_RX_BUDGET packets a run before it lets others have the CPU. It looks a packet's QP up under rcu_read_lock()
  * (rvt_lookup_qpn()), which it holds for the whole run: a QP leaves
  * rdmavt's table, and an RCU grace period passes, before it is freed.
  * The receivers take the QP's locks in rdmavt's order, r_lock before
@@ -18,6 +18,7 @@
  * (rvtsw_rx_stop()): by then every QP is gone, and the packets still
  * queued are dropped.
  */
+#include "../compat.h"
 #include "wire.h"
 
 /* Packets a port's receive queue holds at most. */
@@ -159,13 +160,15 @@ static void rvtsw_rx_work(struct work_struct *work)
 	unsigned int budget = RVTSW_RX_BUDGET;
 	struct sk_buff *skb;
 
+	local_bh_disable();
 	rcu_read_lock();
 	while (budget-- && (skb = skb_dequeue(&rxq->queue)))
 		rvtsw_rx_one(port, skb);
 	rcu_read_unlock();
 	rvtsw_rc_flush_acks(port);
+	local_bh_enable();
 	if (!skb_queue_empty_lockless(&rxq->queue))
-		queue_work(system_bh_wq, work);
+		queue_work(rvt_bh_wq, work);
 }
 
 /* A packet crossed the port's link: queue it for the worker. */
@@ -186,7 +189,7 @@ static void rvtsw_rx_receive(struct rvtsw_link_end *end, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	queue_work(system_bh_wq, &rxq->work);
+	queue_work(rvt_bh_wq, &rxq->work);
 }
 
 /* The switch dropped a packet this port sent into it. */

@@ -13,7 +13,8 @@
 #
 # The kernel of the tree's own build (make modules, KDIR) is checked on
 # that build, which make check's first step has just made. Every other
-# kernel builds in its own copy of the sources, build/kernels/<rel>/
+# kernel builds in its own copy of the sources, kept outside the checkout
+# (a fresh clone need not build them again), ${RVT_CACHE}/abi-builds/<rel>/
 # (Kbuild of 6.1 and 6.12 writes its objects next to the sources): only
 # changed files are copied, so make rebuilds only what changed, and a
 # kernel whose sources and headers are those of its last good build is
@@ -26,7 +27,7 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 KERNELS=$REPO/tools/kernels.sh
-OUT=$REPO/build/kernels
+OUT=${RVT_CACHE:-/var/cache/rvt}/abi-builds
 FAILED=0
 
 releases() {
