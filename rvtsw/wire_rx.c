@@ -8,8 +8,9 @@
  * is dropped and counted, as a port's receive buffers overflow. The
  * worker is a work item of the BH workqueue (rvt_bh_wq, compat.h) and
  * runs with bottom halves off, one run at a time per port,
- * RVTSW_RX_BUDGET packets a run before it lets others have the CPU. It looks a packet's QP up under rcu_read_lock()
- * (rvt_lookup_qpn()), which it holds for the whole run: a QP leaves
+ * RVTSW_RX_BUDGET packets a run before it lets others have the CPU. It
+ * looks a packet's QP up under rcu_read_lock() (rvt_lookup_qpn()),
+ * which it holds for the whole run: a QP leaves
  * rdmavt's table, and an RCU grace period passes, before it is freed.
  * The receivers take the QP's locks in rdmavt's order, r_lock before
  * s_lock, and never one QP's lock inside another's.

@@ -262,6 +262,39 @@ def test_attrs(env):
     print(f"{len(taken)} modifications upstream accepts taken as set")
 
 
+def test_cur_state(env):
+    """A current state the QP is not in is refused, even where the claimed
+    state could make the transition; the right one is taken. Upstream
+    trusts the claim (Documentation/differences.rst). The IB core lets a
+    consumer name RTR, RTS, SQD or SQE only."""
+    cases = [
+        # (real state, claimed state, next state)
+        (RESET, RTR, RTS),
+        (INIT, RTR, RTS),
+        (ERR, RTS, RTS),
+        (RTS, SQD, RTS),
+    ]
+    for kind in ("RC", "UD"):
+        for real, claimed, nxt in cases:
+            qp = env.qp(kind)
+            bring_to(qp, kind, real)
+            what = (f"{kind} in {NAMES[real]}, claimed {NAMES[claimed]}"
+                    f"->{NAMES[nxt]}")
+            attr = full_attr(nxt)
+            attr.cur_qp_state = claimed
+            expect_einval(qp, what, qp.modify, attr,
+                          mask_for(kind, claimed, nxt) | e.IBV_QP_CUR_STATE)
+            attr.cur_qp_state = real
+            if nxt in LEGAL[real]:
+                qp.modify(attr, mask_for(kind, real, nxt) |
+                          e.IBV_QP_CUR_STATE)
+                state = qp.query(e.IBV_QP_STATE)[0].qp_state
+                check(state == nxt, f"{what}: then the right claim gives "
+                      f"{NAMES[state]}")
+            qp.close()
+    print(f"{2 * len(cases)} wrong current states refused")
+
+
 def expect_create_errno(env, want, what, kind, cap):
     try:
         qp = env.qp(kind, cap)
@@ -545,6 +578,8 @@ def main():
             test_states(env)
         elif test == "attrs":
             test_attrs(env)
+        elif test == "cur-state":
+            test_cur_state(env)
         elif test == "caps":
             test_caps(env)
         elif test == "roundtrip":

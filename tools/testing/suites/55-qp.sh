@@ -8,7 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 DEV=rvtsw_0
 MAX_QP=40
 QP_STATS=/sys/kernel/debug/rvtsw/$DEV/qp_stats
-plan 7
+plan 8
 
 qp_test() { "$PY" "$TESTING_DIR/py/qp_test.py" "$DEV" "$@"; }
 
@@ -34,6 +34,8 @@ t state-machine qp_test states
 known_on_distro "upstream accepts out-of-range attributes such as an RC timeout of 32" \
 	'AssertionError: RC RTR->RTS timeout 32: succeeded, want EINVAL' \
 	bad-attributes qp_test attrs
+skip_on_distro "hangs the distro core: it trusts cur_qp_state and inserts a QP in INIT into its QP table a second time" \
+	wrong-current-state qp_test cur-state
 t queue-sizes qp_test caps
 known_on_distro "upstream's query does not return the alternate path as it was set" \
 	'AssertionError: alternate path$' \
