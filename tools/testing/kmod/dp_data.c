@@ -10,9 +10,9 @@
  * A message gathered from two SGEs of @a lands in two SGEs of @b's
  * receive request, with immediate data.
  */
-void test_send(enum ib_qp_type type, const char *name)
+void dp_send(struct kt_test *t)
 {
-	struct dpt_opts o = opts(type);
+	struct dpt_opts o = opts(t->c->arg);
 	struct dpt_buf src, dst;
 	struct ib_sge ssg[2], rsg[2];
 	struct ib_send_wr wr = {
@@ -21,7 +21,7 @@ void test_send(enum ib_qp_type type, const char *name)
 		.ex.imm_data = cpu_to_be32(0x1234abcd),
 	};
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p;
 	struct ib_wc wc;
 	bool ok = false;
 
@@ -48,11 +48,11 @@ void test_send(enum ib_qp_type type, const char *name)
 	     !memcmp(dst.va + 1024, src.va + 1000, 5000) &&
 	     !dst.va[1000] && !dst.va[1024 + 5000];
 out:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out_bufs:
 	buf_free(&src);
 	buf_free(&dst);
-	report(ok, name, ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /*
@@ -60,13 +60,13 @@ out_bufs:
  * touched and no receive consumed; then WRITE_WITH_IMM, which consumes
  * one; then a zero-length WRITE, whose key is not checked.
  */
-void test_write(enum ib_qp_type type, const char *name)
+void dp_write(struct kt_test *t)
 {
-	struct dpt_opts o = opts(type);
+	struct dpt_opts o = opts(t->c->arg);
 	struct dpt_buf src, dst;
 	struct ib_sge sg;
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p;
 	struct ib_wc wc;
 	bool ok = false;
 
@@ -107,21 +107,21 @@ void test_write(enum ib_qp_type type, const char *name)
 		goto out;
 	ok = expect_wc(p.cq_a, 4, IB_WC_SUCCESS, IB_WC_RDMA_WRITE, NULL, &why);
 out:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out_bufs:
 	buf_free(&src);
 	buf_free(&dst);
-	report(ok, name, ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /* RDMA READ of 6000 bytes into two local SGEs. */
-void test_read(void)
+void dp_read(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
 	struct dpt_buf src, dst;
 	struct ib_sge sg[2];
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p;
 	struct ib_wc wc;
 	bool ok = false;
 
@@ -142,22 +142,22 @@ void test_read(void)
 	     !memcmp(dst.va + 200, src.va + 150, 5900) && !dst.va[100] &&
 	     stays_empty(p.cq_b);
 out:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out_bufs:
 	buf_free(&src);
 	buf_free(&dst);
-	report(ok, "rc_read_data", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /* FETCH_ADD and CMP_SWAP (a hit and a miss), original values returned. */
-void test_atomics(void)
+void dp_atomics(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
 	struct dpt_buf tgt, res;
 	struct ib_sge sg;
 	u64 *target, *result;
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p;
 	bool ok = false;
 	u64 raddr;
 
@@ -193,18 +193,18 @@ void test_atomics(void)
 		goto out;
 	ok = true;
 out:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out_bufs:
 	buf_free(&tgt);
 	buf_free(&res);
-	report(ok, "rc_atomics", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /*
  * SEND_WITH_INV invalidates the responder's MR and says so; a later
  * WRITE with that key fails.
  */
-void test_send_inv(void)
+void dp_send_inv(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
 	struct dpt_buf buf;
@@ -213,7 +213,7 @@ void test_send_inv(void)
 		.wr_id = 6, .opcode = IB_WR_SEND_WITH_INV,
 		.send_flags = IB_SEND_SIGNALED,
 	};
-	struct dpt_pair p;
+	struct kt_pair p;
 	struct ib_sge sg;
 	struct ib_wc wc;
 	bool ok = false;
@@ -239,14 +239,14 @@ void test_send_inv(void)
 		goto out;
 	ok = expect_wc(p.cq_a, 7, IB_WC_REM_ACCESS_ERR, -1, NULL, &why);
 out:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out_bufs:
 	buf_free(&buf);
-	report(ok, "rc_send_with_inv", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /* LOCAL_INV of the requester's own MR, then a WRITE to it fails. */
-void test_local_inv(void)
+void dp_local_inv(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
 	struct dpt_buf buf;
@@ -255,7 +255,7 @@ void test_local_inv(void)
 		.send_flags = IB_SEND_SIGNALED,
 	};
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p;
 	struct ib_sge sg;
 	bool ok = false;
 
@@ -274,8 +274,8 @@ void test_local_inv(void)
 		goto out;
 	ok = expect_wc(p.cq_a, 9, IB_WC_REM_ACCESS_ERR, -1, NULL, &why);
 out:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out_bufs:
 	buf_free(&buf);
-	report(ok, "local_inv", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
