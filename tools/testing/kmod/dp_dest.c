@@ -3,7 +3,7 @@
  * rvt_dp_test: destinations: requests that cannot arrive, a QP sending to
  * itself, and the communication-established event.
  */
-#include "dp_test.h"
+#include "dp.h"
 
 /*
  * A destination that does not take the request: RC fails it at once with

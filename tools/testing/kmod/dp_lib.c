@@ -3,7 +3,7 @@
  * rvt_dp_test's helpers: kernel buffers and their MRs, waiting for
  * completions and events, connected QP pairs, posting requests.
  */
-#include "dp_test.h"
+#include "dp.h"
 
 /* ---- buffers and memory regions ------------------------------------ */
 
@@ -141,6 +141,20 @@ int pair_create(struct kt_pair *p, const struct dpt_opts *o)
 	};
 
 	return kt_pair_create(&env, p, &s);
+}
+
+/*
+ * The end of a test on a pair and one or two buffers (@b may be NULL):
+ * all freed, the verdict given.
+ */
+void dp_end(struct kt_test *t, struct kt_pair *p, struct dpt_buf *a,
+	    struct dpt_buf *b, bool ok, const char *why)
+{
+	kt_pair_destroy(p);
+	buf_free(a);
+	if (b)
+		buf_free(b);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /* ---- posting ----------------------------------------------------------- */

@@ -10,7 +10,7 @@
  * (ktest.h). Each test builds its own pair of connected QPs, requester
  * "a" and responder "b", each with its own CQ, and tears it down again.
  */
-#include "dp_test.h"
+#include "dp.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("Tests of rdmavt's data path");

@@ -4,7 +4,7 @@
  * send queue, and a CQ overrun.
  */
 #include <linux/module.h>
-#include "dp_test.h"
+#include "dp.h"
 
 static bool cq_overrun_race;
 module_param(cq_overrun_race, bool, 0444);

@@ -10,7 +10,7 @@
  * every case as ours does, but read_without_responder_resources
  * (60-dp-kernel.sh's KNOWN_DIFF). UC drops what it refuses.
  */
-#include "dp_test.h"
+#include "dp.h"
 
 #define WR_REFUSED 0x21		/* the request the responder refuses */
 #define WR_BEHIND 0x22		/* a SEND posted behind it */
@@ -217,11 +217,11 @@ void dp_refusal(struct kt_test *t)
 {
 	const struct dpt_refusal *c = &refusals[t->c->arg];
 	struct dpt_opts o = opts(IB_QPT_RC);
-	struct dpt_buf loc, rem;
+	struct dpt_buf loc = { }, rem = { };
 	const char *why = "setup";
 	struct dpt_counts before;
 	struct ib_sge rsg;
-	struct kt_pair p;
+	struct kt_pair p = { };
 	bool ok = false;
 
 	o.b_access = FULL_ACCESS & ~c->qp_deny;
@@ -232,7 +232,7 @@ void dp_refusal(struct kt_test *t)
 	}
 	if (buf_alloc(&loc) || buf_alloc(&rem) || pair_create(&p, &o) ||
 	    buf_reg(&rem, p.a, p.cq_a, FULL_ACCESS & ~c->mr_deny))
-		goto out_bufs;
+		goto out;
 	fill(loc.va, c->len, 5);
 	rsg = dma_sge(&rem, RECV_OFF, c->recv_len ?: 64);
 	if (c->bad_recv_lkey)
@@ -248,11 +248,7 @@ void dp_refusal(struct kt_test *t)
 	ok = !memchr_inv(rem.va, 0, BUF_SIZE) &&
 	     !memchr_inv(loc.va + RESULT_OFF, 0, BUF_SIZE - RESULT_OFF);
 out:
-	kt_pair_destroy(&p);
-out_bufs:
-	buf_free(&loc);
-	buf_free(&rem);
-	kt_result(t, ok, ok ? NULL : "%s", why);
+	dp_end(t, &p, &loc, &rem, ok, why);
 }
 
 /*

@@ -3,7 +3,7 @@
  * rvt_dp_test: receiver not ready: RNR NAKs retried for ever (rnr_retry 7);
  * rnr_retry 0 is one of the refusals (dp_refusals.c).
  */
-#include "dp_test.h"
+#include "dp.h"
 
 /* rnr_retry 7 retries for ever: the send waits until a receive comes. */
 void dp_rnr_retry_7(struct kt_test *t)

@@ -2,7 +2,7 @@
 /*
  * rvt_dp_test: shared receive queues: traffic, resize and limit event.
  */
-#include "dp_test.h"
+#include "dp.h"
 
 static void srq_event(struct ib_event *ev, void *ctx)
 {

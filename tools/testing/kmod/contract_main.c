@@ -12,7 +12,7 @@
  */
 #include <linux/module.h>
 #include <linux/pci.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("rdmavt contract test: an hfi1- or qib-like test driver");

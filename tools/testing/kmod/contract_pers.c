@@ -11,7 +11,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_hdrs.h>
 #include <rdma/tid_rdma_defs.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 #define CT_PIOTHRESHOLD 256	/* hfi1: send at once when this short */
 #define CT_VL15_MTU 2048	/* hfi1: SMI packets go on VL15 */

@@ -74,6 +74,8 @@ struct kt_path dp_path(const struct dpt_opts *o, int access, u32 dest);
 struct ib_qp *dp_qp(const struct dpt_opts *o, struct ib_cq *cq,
 		    struct ib_srq *srq, int *ev);
 int pair_create(struct kt_pair *p, const struct dpt_opts *o);
+void dp_end(struct kt_test *t, struct kt_pair *p, struct dpt_buf *a,
+	    struct dpt_buf *b, bool ok, const char *why);
 int post_recv(struct ib_qp *qp, u64 wr_id, struct ib_sge *sg, int n);
 int post_send(struct ib_qp *qp, struct ib_send_wr *wr);
 int send_op(struct ib_qp *qp, enum ib_wr_opcode op, u64 wr_id,
