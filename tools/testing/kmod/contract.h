@@ -149,6 +149,8 @@ struct ct_dev {
 	struct list_head qps;
 	spinlock_t pend_lock;	/* guards pending and every ct_qp.pend */
 	struct list_head pending;
+	/* the personality's post_send table, rdi.post_parms */
+	struct rvt_operation_params post[RVT_OPERATION_MAX];
 };
 
 /**
@@ -181,7 +183,8 @@ struct ct_qp {
  * @set_params: fills dparms and the device attributes
  * @set_callbacks: fills driver_f with this driver's set of callbacks
  * @init_pkeys: fills a port's P_Key table
- * @post_parms: the post_send table
+ * @post_parms: the post_send table both drivers share
+ * @more_post: the operations this driver posts beyond those, or NULL
  * @wc_opcode: the completion opcode table
  */
 struct ct_pers {
@@ -194,6 +197,7 @@ struct ct_pers {
 	void (*set_callbacks)(struct rvt_driver_provided *f);
 	void (*init_pkeys)(u16 *pkeys);
 	const struct rvt_operation_params *post_parms;
+	const struct rvt_operation_params *more_post;
 	const enum ib_wc_opcode *wc_opcode;
 };
 
