@@ -5,6 +5,9 @@
  */
 #include "dp.h"
 
+/* The device and its PD; dp_main.c sets them up before the first test. */
+struct kt_env env;
+
 /* ---- buffers and memory regions ------------------------------------ */
 
 int buf_alloc(struct dpt_buf *b)

@@ -19,8 +19,6 @@ static char *dev = "rvtsw_0";
 module_param(dev, charp, 0444);
 MODULE_PARM_DESC(dev, "rdmavt device to test (default rvtsw_0)");
 
-struct kt_env env;
-
 static const struct kt_case dp_cases[] = {
 	KT_CASE_ARG("rc_send_imm_data", dp_send, IB_QPT_RC),
 	KT_CASE_ARG("uc_send_imm_data", dp_send, IB_QPT_UC),

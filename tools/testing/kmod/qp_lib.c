@@ -5,6 +5,9 @@
  */
 #include "qp.h"
 
+/* What every test works with; qp_main.c sets it up before the first. */
+struct qpt_env env;
+
 /* What the ladder sets; qp_modify.c checks that a query gives it back. */
 static const struct kt_path qpt_path = {
 	.qkey = 0x11111111, .dlid = 1, .sl = 3, .dest_qpn = 0x123456,

@@ -19,8 +19,6 @@ static char *dev = "rvtsw_0";
 module_param(dev, charp, 0444);
 MODULE_PARM_DESC(dev, "rdmavt device to test (default rvtsw_0)");
 
-struct qpt_env env;
-
 static const struct kt_case qp_cases[] = {
 	KT_CASE("state_ops_table", qp_state_ops),
 	KT_CASE("rnr_tbl_to_usec", qp_rnr_table),
