@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * rvtsw's debugfs: /sys/kernel/debug/rvtsw/rvtsw_N/qp_stats lists every QP
- * of device N that is in the QP table (INIT to ERR), one line each.
+ * of device N that is in the QP table (INIT to ERR), one line each;
+ * /sys/kernel/debug/rvtsw/switch/ holds the switch's fault knob.
  *
  * The file is a seq_file over rdmavt's QP iterator. Each start() allocates
  * an iterator and enters an RCU read section, which stop() leaves, freeing
@@ -394,6 +395,111 @@ void rvtsw_debugfs_remove(struct rvtsw_dev *dev)
 {
 	debugfs_remove_recursive(dev->debugfs);
 	dev->debugfs = NULL;
+}
+
+/* fault_release: written, sends the packets the knob holds on. */
+static ssize_t rvtsw_fault_release_write(struct file *file,
+					 const char __user *buf, size_t len,
+					 loff_t *ppos)
+{
+	rvtsw_switch_release_held(file->private_data);
+	return len;
+}
+
+static const struct file_operations rvtsw_fault_release_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = rvtsw_fault_release_write,
+	.llseek = noop_llseek,
+};
+
+/* fault_held: how many packets the knob holds. */
+static int rvtsw_fault_held_get(void *data, u64 *val)
+{
+	struct rvtsw_switch *sw = data;
+
+	*val = skb_queue_len_lockless(&sw->fault.held);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(rvtsw_fault_held_fops, rvtsw_fault_held_get, NULL,
+			 "%llu\n");
+
+/* fault_action: what the knob does to the packets it picks, by name. */
+static ssize_t rvtsw_fault_action_read(struct file *file, char __user *buf,
+				       size_t len, loff_t *ppos)
+{
+	struct rvtsw_switch *sw = file->private_data;
+	char text[16];
+	int n;
+
+	n = scnprintf(text, sizeof(text), "%s\n",
+		      rvtsw_fault_action_name(atomic_read(&sw->fault.action)));
+	return simple_read_from_buffer(buf, len, ppos, text, n);
+}
+
+static ssize_t rvtsw_fault_action_write(struct file *file,
+					const char __user *buf, size_t len,
+					loff_t *ppos)
+{
+	struct rvtsw_switch *sw = file->private_data;
+	char text[16];
+	int ret;
+
+	if (len >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_user(text, buf, len))
+		return -EFAULT;
+	text[len] = '\0';
+	ret = rvtsw_fault_set_action(&sw->fault, text);
+	return ret ? ret : len;
+}
+
+static const struct file_operations rvtsw_fault_action_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = rvtsw_fault_action_read,
+	.write = rvtsw_fault_action_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * rvtsw_debugfs_add_switch - create a switch's debugfs directory
+ * @sw: the switch
+ * @name: the directory's name, under /sys/kernel/debug/rvtsw
+ *
+ * Its fault knob picks packets of one BTH opcode as they cross the
+ * switch, and drops, holds or changes them (switch_fault.c).
+ *
+ * Context: process context, after rvtsw_debugfs_init().
+ */
+void rvtsw_debugfs_add_switch(struct rvtsw_switch *sw, const char *name)
+{
+	struct rvtsw_fault *fault = &sw->fault;
+	struct dentry *dir;
+
+	dir = debugfs_create_dir(name, rvtsw_debugfs_root);
+	sw->debugfs = dir;
+	debugfs_create_atomic_t("fault_opcode", 0600, dir, &fault->opcode);
+	debugfs_create_atomic_t("fault_skip", 0600, dir, &fault->skip);
+	debugfs_create_atomic_t("fault_count", 0600, dir, &fault->count);
+	debugfs_create_file("fault_action", 0600, dir, sw,
+			    &rvtsw_fault_action_fops);
+	debugfs_create_file("fault_release", 0200, dir, sw,
+			    &rvtsw_fault_release_fops);
+	debugfs_create_file_unsafe("fault_held", 0400, dir, sw,
+				   &rvtsw_fault_held_fops);
+}
+
+/**
+ * rvtsw_debugfs_remove_switch - remove a switch's debugfs directory
+ * @sw: the switch
+ *
+ * Context: process context; may sleep.
+ */
+void rvtsw_debugfs_remove_switch(struct rvtsw_switch *sw)
+{
+	debugfs_remove_recursive(sw->debugfs);
+	sw->debugfs = NULL;
 }
 
 /**

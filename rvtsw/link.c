@@ -218,7 +218,7 @@ int rvtsw_link_set_switch(struct rvtsw_switch *sw, unsigned int num,
 	__must_hold(RCU)
 {
 	struct rvtsw_link_request req = { .state = state, .phys = phys };
-	struct rvtsw_port *port = rcu_dereference(sw->link[num]);
+	struct rvtsw_port *port = rvtsw_switch_link(sw, num);
 	bool retrain = false;
 	unsigned long flags;
 	int ret;
@@ -271,7 +271,7 @@ void rvtsw_link_attach(struct rvtsw_switch *sw, struct rvtsw_port *port)
 	spin_lock(&port->rvp.lock);
 	before = port->state;
 	sw->port_disabled[num] = false;
-	rcu_assign_pointer(sw->link[num], port);
+	rcu_assign_pointer(sw->peer[num], &port->end);
 	if (sw->managed)
 		rvtsw_link_retrain(sw, port);
 	else
@@ -296,7 +296,7 @@ void rvtsw_link_detach(struct rvtsw_switch *sw, struct rvtsw_port *port)
 	unsigned long flags;
 
 	spin_lock_irqsave(&sw->lock, flags);
-	RCU_INIT_POINTER(sw->link[num], NULL);
+	RCU_INIT_POINTER(sw->peer[num], NULL);
 	WRITE_ONCE(sw->port_state[num], IB_PORT_DOWN);
 	spin_unlock_irqrestore(&sw->lock, flags);
 }

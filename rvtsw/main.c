@@ -6,6 +6,7 @@
 #include <linux/pci.h>
 #include <linux/log2.h>
 #include "rvtsw.h"
+#include "wire.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("Software RDMA HCA on rdmavt");
@@ -87,6 +88,8 @@ MODULE_PARM_DESC(parent,
 /* Guarded by module init/exit, which never run concurrently. */
 static struct rvtsw_dev *rvtsw_devs[RVTSW_MAX_DEVICES];
 static struct pci_dev *rvtsw_parent;
+/* The switch every device's ports are linked to. */
+static struct rvtsw_switch *rvtsw_sw;
 
 static const struct attribute_group *rvtsw_port_groups[] = { NULL };
 
@@ -264,7 +267,7 @@ static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
 	rvtsw_set_params(dev);
 	rvtsw_set_callbacks(dev);
 	for (i = 0; i < ports; i++) {
-		if (rvtsw_init_port(dev, i, extra_pkey, managed)) {
+		if (rvtsw_init_port(dev, i, extra_pkey, rvtsw_sw)) {
 			rvtsw_free(dev);
 			return NULL;
 		}
@@ -291,6 +294,15 @@ static int rvtsw_add_device(unsigned int unit)
 	return 0;
 }
 
+/* Stop the receive side of an unregistered device's ports. */
+static void rvtsw_stop_ports(struct rvtsw_dev *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < dev->rdi.dparms.nports; i++)
+		rvtsw_rx_stop(&dev->ports[i]);
+}
+
 static void rvtsw_remove_devices(void)
 {
 	unsigned int unit;
@@ -304,6 +316,7 @@ static void rvtsw_remove_devices(void)
 		rvtsw_switch_detach(dev);
 		rvtsw_trap_stop(dev);
 		rvt_unregister_device(&dev->rdi);
+		rvtsw_stop_ports(dev);
 		rvtsw_free(dev);
 		rvtsw_devs[unit] = NULL;
 	}
@@ -348,8 +361,10 @@ static int rvtsw_check_params(void)
 static void rvtsw_cleanup(void)
 {
 	rvtsw_remove_devices();
-	rvtsw_trap_switch_stop(rvtsw_switch());
-	rvtsw_switch_exit();
+	rvtsw_debugfs_remove_switch(rvtsw_sw);
+	rvtsw_trap_switch_stop(rvtsw_sw);
+	rvtsw_switch_destroy(rvtsw_sw);
+	rvtsw_sw = NULL;
 	rvtsw_debugfs_exit();
 	rvtsw_qp_exit();
 	pci_dev_put(rvtsw_parent);
@@ -361,22 +376,29 @@ static int __init rvtsw_init(void)
 	unsigned int unit;
 	int ret;
 
-	ret = rvtsw_check_params() ?: rvtsw_find_parent();
+	ret = rvtsw_check_params();
 	if (ret)
 		return ret;
-	ret = rvtsw_switch_init(devices * ports, RVTSW_SWITCH_GUID, managed);
-	if (ret) {
-		pci_dev_put(rvtsw_parent);
+	rvtsw_crc_init();
+	ret = rvtsw_wire_selftest() ?: rvtsw_find_parent();
+	if (ret)
 		return ret;
+	rvtsw_sw = rvtsw_switch_create(devices * ports, RVTSW_SWITCH_GUID,
+				       managed);
+	if (!rvtsw_sw) {
+		pci_dev_put(rvtsw_parent);
+		return -ENOMEM;
 	}
-	rvtsw_trap_switch_init(rvtsw_switch());
+	rvtsw_trap_switch_init(rvtsw_sw);
 	ret = rvtsw_qp_init();
 	if (ret) {
-		rvtsw_switch_exit();
+		rvtsw_switch_destroy(rvtsw_sw);
+		rvtsw_sw = NULL;
 		pci_dev_put(rvtsw_parent);
 		return ret;
 	}
 	rvtsw_debugfs_init();
+	rvtsw_debugfs_add_switch(rvtsw_sw, "switch");
 	for (unit = 0; unit < devices; unit++) {
 		ret = rvtsw_add_device(unit);
 		if (ret) {

@@ -2,16 +2,20 @@
 /*
  * The performance management agent: PortCounters and
  * PortCountersExtended (IBTA vol. 1, 16.1.3), from rvtsw's per-port
- * counters of what crossed each port's link (the datagrams ud.c sends
- * and delivers; loopback traffic inside a device never reaches a link),
+ * counters of what crossed each port's link (every packet, of every
+ * transport; rdmavt's RC/UC loopback inside a device never reaches a
+ * link),
  * and ClassPortInfo, which tells the 64-bit counters are there. sysfs
  * reads ports/N/counters through this agent, perfquery through QP1.
  *
  * Counters start at 0 and a PMA Set clears those its CounterSelect names:
  * each counter reads as the running sum less the baseline the last Set
  * left. The 32-bit PortCounters stop at their maximum, as IBTA requires;
- * error counters rvtsw cannot have (symbol errors, link recovery, ...)
- * read 0.
+ * so do the 16-bit PortRcvErrors (packets dropped for what a link or its
+ * receiver found wrong in them: length, headers, VCRC, ICRC, a full
+ * receive queue) and PortXmitDiscards (packets sent while a port or link
+ * on the way was not up). Error counters rvtsw cannot have (symbol
+ * errors, link recovery, ...) read 0.
  *
  * Locking: the baselines (rvtsw_port.pma_base) are guarded by the port's
  * rvp.lock; the running sums are per-CPU and read without a lock.
@@ -30,11 +34,11 @@ static u64 rvtsw_pma_sum(struct rvtsw_port *port, enum rvtsw_pma_counter c)
 	case RVTSW_PMA_RCV_DATA:
 		return rvtsw_read_counter(port, RVTSW_CNT_RX_WORDS);
 	case RVTSW_PMA_XMIT_PKTS:
-		return rvtsw_read_counter(port, RVTSW_CNT_TX);
+		return rvtsw_read_counter(port, RVTSW_CNT_TX_LINK);
 	case RVTSW_PMA_RCV_PKTS:
 		return rvtsw_read_counter(port, RVTSW_CNT_RX_LINK);
 	case RVTSW_PMA_UNI_XMIT_PKTS:
-		return rvtsw_read_counter(port, RVTSW_CNT_TX) -
+		return rvtsw_read_counter(port, RVTSW_CNT_TX_LINK) -
 		       rvtsw_read_counter(port, RVTSW_CNT_TX_MCAST);
 	case RVTSW_PMA_UNI_RCV_PKTS:
 		return rvtsw_read_counter(port, RVTSW_CNT_RX_LINK) -
@@ -43,6 +47,17 @@ static u64 rvtsw_pma_sum(struct rvtsw_port *port, enum rvtsw_pma_counter c)
 		return rvtsw_read_counter(port, RVTSW_CNT_TX_MCAST);
 	case RVTSW_PMA_MULTI_RCV_PKTS:
 		return rvtsw_read_counter(port, RVTSW_CNT_RX_LINK_MCAST);
+	case RVTSW_PMA_RCV_ERRORS:
+		/* Packets with errors a link or its receiver finds in them. */
+		return rvtsw_read_counter(port, RVTSW_CNT_DROP_SHORT) +
+		       rvtsw_read_counter(port, RVTSW_CNT_DROP_LENGTH) +
+		       rvtsw_read_counter(port, RVTSW_CNT_DROP_MALFORMED) +
+		       rvtsw_read_counter(port, RVTSW_CNT_DROP_VCRC) +
+		       rvtsw_read_counter(port, RVTSW_CNT_DROP_ICRC) +
+		       rvtsw_read_counter(port, RVTSW_CNT_DROP_RX_FULL);
+	case RVTSW_PMA_XMIT_DISCARDS:
+		/* Packets sent while a port or link on the way was not up. */
+		return rvtsw_read_counter(port, RVTSW_CNT_DROP_LINK);
 	default:
 		return 0;
 	}
@@ -76,6 +91,11 @@ static void rvtsw_pma_clear(struct rvtsw_port *port, unsigned long which)
 static __be32 rvtsw_pma_sat32(u64 value)
 {
 	return cpu_to_be32(min_t(u64, value, U32_MAX));
+}
+
+static __be16 rvtsw_pma_sat16(u64 value)
+{
+	return cpu_to_be16(min_t(u64, value, U16_MAX));
 }
 
 static __be16 rvtsw_pma_bad_field(void)
@@ -142,6 +162,9 @@ static __be16 rvtsw_pma_port_counters(struct rvtsw_dev *dev,
 	pc->port_rcv_data = rvtsw_pma_sat32(value[RVTSW_PMA_RCV_DATA]);
 	pc->port_xmit_packets = rvtsw_pma_sat32(value[RVTSW_PMA_XMIT_PKTS]);
 	pc->port_rcv_packets = rvtsw_pma_sat32(value[RVTSW_PMA_RCV_PKTS]);
+	pc->port_rcv_errors = rvtsw_pma_sat16(value[RVTSW_PMA_RCV_ERRORS]);
+	pc->port_xmit_discards =
+		rvtsw_pma_sat16(value[RVTSW_PMA_XMIT_DISCARDS]);
 	return 0;
 }
 
@@ -211,6 +234,10 @@ static unsigned long rvtsw_pma_select(__be16 select)
 		which |= BIT(RVTSW_PMA_XMIT_PKTS);
 	if (select & IB_PMA_SEL_PORT_RCV_PACKETS)
 		which |= BIT(RVTSW_PMA_RCV_PKTS);
+	if (select & IB_PMA_SEL_PORT_RCV_ERRORS)
+		which |= BIT(RVTSW_PMA_RCV_ERRORS);
+	if (select & IB_PMA_SEL_PORT_XMIT_DISCARDS)
+		which |= BIT(RVTSW_PMA_XMIT_DISCARDS);
 	return which;
 }
 

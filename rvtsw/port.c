@@ -10,6 +10,7 @@
  * state machine itself is link.c's.
  */
 #include "rvtsw.h"
+#include "wire.h"
 
 /* The physical link rvtsw pretends to have. */
 #define RVTSW_WIDTH IB_WIDTH_4X
@@ -23,13 +24,14 @@
  * @index: 0-based port index
  * @pkey2: a second P_Key for the port's table, or 0 for the default
  *	   P_Key alone
- * @managed: a subnet manager assigns the LID and brings the port up
+ * @sw: the switch the port will be linked to; a managed one's subnet
+ *	manager assigns the LID and brings the port up
  *
  * Context: process context, before rvt_register_device().
  * Return: 0, or -ENOMEM.
  */
 int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2,
-		    bool managed)
+		    struct rvtsw_switch *sw)
 {
 	struct rvtsw_port *port = &dev->ports[index];
 	struct rvt_ibport *rvp = &port->rvp;
@@ -52,14 +54,17 @@ int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2,
 
 	port->dev = dev;
 	port->port_num = index + 1;
+	port->sw = sw;
+	port->end.hca = port;
+	rvtsw_rx_init(port);
 	/* The switch has a port per HCA port, numbered across devices. */
 	port->sw_port = dev->unit * nports + index + 1;
 	/* Unmanaged, each port's LID is its switch port's number. */
-	port->lid = managed ? 0 : port->sw_port;
+	port->lid = sw->managed ? 0 : port->sw_port;
 	port->guid = cpu_to_be64(be64_to_cpu(dev->rdi.ibdev.node_guid) +
 				 index + 1);
 	/* The link trains as the switch attaches it; it will be up. */
-	port->state = managed ? IB_PORT_INIT : IB_PORT_ACTIVE;
+	port->state = sw->managed ? IB_PORT_INIT : IB_PORT_ACTIVE;
 	port->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
 	port->pkeys[0] = IB_DEFAULT_PKEY_FULL;
 	port->pkeys[1] = pkey2;
@@ -140,8 +145,10 @@ int rvtsw_get_guid_be(struct rvt_dev_info *rdi, struct rvt_ibport *rvp,
  */
 int rvtsw_shut_down_port(struct rvt_dev_info *rdi, u32 port_num)
 {
-	return rvtsw_link_set_hca(rvtsw_switch(), rvtsw_port(rdi, port_num),
-				  IB_PORT_DOWN, IB_PORT_PHYS_STATE_DISABLED);
+	struct rvtsw_port *port = rvtsw_port(rdi, port_num);
+
+	return rvtsw_link_set_hca(port->sw, port, IB_PORT_DOWN,
+				  IB_PORT_PHYS_STATE_DISABLED);
 }
 
 /**

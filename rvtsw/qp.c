@@ -11,9 +11,9 @@
  *
  * RC and UC requests to a port of the same device go through rdmavt's
  * loopback engine, rvt_ruc_loopback(), which plays both ends of the
- * connection. Datagrams (UD, GSI, SMI) go through rvtsw's own delivery
- * (ud.c), which reaches the ports of every rvtsw device. RC and UC
- * requests to any other LID have nowhere to go (see rvtsw_send_lost()).
+ * connection. Datagrams (UD, GSI, SMI) go out as packets (ud.c), which
+ * reach the ports of every rvtsw device. RC and UC requests to any other
+ * LID have nowhere to go (see rvtsw_send_lost()).
  *
  * The engine runs from rdmavt's post_send (do_send, in the poster's
  * context, which may be atomic) and from the QP's work item. Both may
@@ -31,6 +31,7 @@
 #include <linux/delay.h>
 #include <linux/workqueue.h>
 #include "rvtsw.h"
+#include "wire.h"
 
 /* Requests one engine run handles before handing over to the work item. */
 #define RVTSW_SEND_BUDGET 64
@@ -85,21 +86,6 @@ static bool rvtsw_flush_one(struct rvt_qp *qp)
 	return true;
 }
 
-/* The engine's locks, in rdmavt's order: r_lock, then s_lock. */
-static void rvtsw_lock_sq(struct rvt_qp *qp, unsigned long *flags)
-	__acquires(&qp->r_lock) __acquires(&qp->s_lock)
-{
-	spin_lock_irqsave(&qp->r_lock, *flags);
-	spin_lock(&qp->s_lock);
-}
-
-static void rvtsw_unlock_sq(struct rvt_qp *qp, unsigned long flags)
-	__releases(&qp->s_lock) __releases(&qp->r_lock)
-{
-	spin_unlock(&qp->s_lock);
-	spin_unlock_irqrestore(&qp->r_lock, flags);
-}
-
 /*
  * A connected request failed: the QP goes to the error state, as an RC
  * requester does when its retries run out. rvt_rc_error() takes s_lock
@@ -129,14 +115,17 @@ static bool rvtsw_sq_step(struct rvt_qp *qp, rvtsw_xmit_t xmit,
 	/* Pairs with the barrier before rvt_post_send() advances s_head. */
 	if (qp->s_cur == smp_load_acquire(&qp->s_head))
 		return false;
+	/* Too many of its packets on their way: one's release calls again. */
+	if (!rvtsw_tx_room(qp))
+		return false;
 
 	wqe = rvt_get_swqe_ptr(qp, qp->s_cur);
 	if (++qp->s_cur >= qp->s_size)
 		qp->s_cur = 0;
 	/* RVT_S_BUSY keeps the request ours; posters need only s_hlock. */
-	rvtsw_unlock_sq(qp, *flags);
+	rvtsw_qp_unlock(qp, *flags);
 	status = xmit(qp, wqe);
-	rvtsw_lock_sq(qp, flags);
+	rvtsw_qp_lock(qp, flags);
 
 	/* A reset meanwhile discards the request without a completion. */
 	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_OR_FLUSH_SEND))
@@ -156,7 +145,7 @@ static void rvtsw_run_sq(struct rvt_qp *qp, rvtsw_xmit_t xmit)
 	unsigned int budget = RVTSW_SEND_BUDGET;
 	unsigned long flags;
 
-	rvtsw_lock_sq(qp, &flags);
+	rvtsw_qp_lock(qp, &flags);
 	if (!rvtsw_claim_sq(qp))
 		goto unlock;
 	while (rvtsw_sq_step(qp, xmit, &flags)) {
@@ -167,68 +156,22 @@ static void rvtsw_run_sq(struct rvt_qp *qp, rvtsw_xmit_t xmit)
 	}
 	qp->s_flags &= ~RVT_S_BUSY;
 unlock:
-	rvtsw_unlock_sq(qp, flags);
-}
-
-/* A local operation (REG_MR, LOCAL_INV) the poster left to the engine. */
-static enum ib_wc_status rvtsw_send_local(struct rvt_qp *qp,
-					  struct rvt_swqe *wqe)
-{
-	enum ib_wc_status status = IB_WC_SUCCESS;
-
-	if (wqe->wr.opcode != IB_WR_LOCAL_INV ||
-	    (wqe->wr.send_flags & RVT_SEND_COMPLETION_ONLY))
-		return status;
-	/* rdmavt deferred this invalidation behind earlier requests. */
-	if (rvt_invalidate_rkey(qp, wqe->wr.ex.invalidate_rkey))
-		status = IB_WC_LOC_PROT_ERR;
-	atomic_dec(&qp->local_ops_pending);
-	return status;
+	rvtsw_qp_unlock(qp, flags);
 }
 
 /*
- * An RC or UC request to a LID outside the device: there is no wire for
- * it. UC does not know that (the request completes, the message is
- * lost); RC fails it at once with IB_WC_RETRY_EXC_ERR, as if its retries
- * had run out, and the QP goes to the error state.
+ * Does a connected QP's peer sit behind its own port, so that rdmavt's
+ * loopback engine can play both ends (as qib's and hfi1's do)? Not with
+ * wire_all, and not while the port is not ACTIVE: the packet engine
+ * then finds its packets dropped, and retries.
  */
-static enum ib_wc_status rvtsw_send_lost(struct rvt_qp *qp,
-					 struct rvt_swqe *wqe)
+static bool rvtsw_qp_loops_back(struct rvt_qp *qp)
 {
-	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
+	struct rvtsw_port *port = rvtsw_qp_port(qp);
 
-	if (rdi->post_parms[wqe->wr.opcode].flags & RVT_OPERATION_LOCAL)
-		return rvtsw_send_local(qp, wqe);
-	rvtsw_count(rvtsw_qp_port(qp), RVTSW_CNT_DROP_UNKNOWN_LID);
-	if (qp->ibqp.qp_type == IB_QPT_RC)
-		return IB_WC_RETRY_EXC_ERR;
-	return IB_WC_SUCCESS;
-}
-
-/*
- * Do a connected QP's packets reach a port of its own device, the only
- * ones rdmavt's loopback engine can deliver to? They go where the switch
- * routes them (unless they are for the QP's own port), and a port that
- * does not own the DLID would drop them; they need ACTIVE ports, at both
- * ends and on the switch.
- */
-static bool rvtsw_reaches_own_device(struct rvt_qp *qp)
-{
-	struct rvtsw_port *sport = rvtsw_qp_port(qp), *dport;
-	u16 dlid = rdma_ah_get_dlid(&qp->remote_ah_attr);
-	struct rvtsw_switch *sw = rvtsw_switch();
-	bool own;
-	u8 out;
-
-	if (!rvtsw_port_active(sport))
-		return false;
-	rcu_read_lock();
-	dport = rvtsw_switch_route(sw, sport, dlid, &out);
-	own = dport && dport->dev == sport->dev &&
-	      rvtsw_port_active(dport) && rvtsw_port_owns_lid(dport, dlid) &&
-	      rvtsw_switch_carries(sw, sport, out, false);
-	rcu_read_unlock();
-	return own;
+	return !rvtsw_wire_all() && rvtsw_port_active(port) &&
+	       rvtsw_port_owns_lid(port,
+				   rdma_ah_get_dlid(&qp->remote_ah_attr));
 }
 
 /**
@@ -244,10 +187,10 @@ static void rvtsw_do_send(struct rvt_qp *qp)
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
 	case IB_QPT_UC:
-		if (rvtsw_reaches_own_device(qp))
+		if (rvtsw_qp_loops_back(qp))
 			rvt_ruc_loopback(qp);
 		else
-			rvtsw_run_sq(qp, rvtsw_send_lost);
+			rvtsw_wire_send(qp);
 		break;
 	default:
 		rvtsw_run_sq(qp, rvtsw_ud_send);
@@ -353,9 +296,17 @@ static void *rvtsw_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 	return priv;
 }
 
+/*
+ * The QP's last packet released its charge before rdmavt let the QP go
+ * (each holds a reference), but may have scheduled the work item after
+ * the reset cancelled it.
+ */
 static void rvtsw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 {
-	kfree(qp->priv);
+	struct rvtsw_qp_priv *priv = qp->priv;
+
+	cancel_work_sync(&priv->send_work);
+	kfree(priv);
 }
 
 static void rvtsw_stop_send_queue(struct rvt_qp *qp)
@@ -365,13 +316,26 @@ static void rvtsw_stop_send_queue(struct rvt_qp *qp)
 	cancel_work_sync(&priv->send_work);
 }
 
-/* Nothing of rvtsw's outlives a reset or an error. */
+/* Nothing of rvtsw's outlives an error, nor waits on a list of rvtsw's. */
 static void rvtsw_qp_nop(struct rvt_qp *qp)
 {
 }
 
-static void rvtsw_notify_restart_rc(struct rvt_qp *qp, u32 psn, int wait)
+/*
+ * A reset QP starts afresh: no request resumes, no response is being
+ * sent, and the ACK queue holds no entry a duplicate could match
+ * (rdmavt dropped their MR references already).
+ */
+static void rvtsw_notify_qp_reset(struct rvt_qp *qp)
 {
+	struct rvt_dev_info *rdi = ib_to_rvt(qp->ibqp.device);
+	struct rvtsw_qp_priv *priv = qp->priv;
+
+	priv->s_resume = false;
+	qp->s_rdma_ack_cnt = 0;
+	if (qp->s_ack_queue)
+		memset(qp->s_ack_queue, 0,
+		       rvt_max_atomic(rdi) * sizeof(*qp->s_ack_queue));
 }
 
 /* rdmavt counts and frees the QPs itself; rvtsw has none of its own. */
@@ -414,12 +378,12 @@ void rvtsw_set_qp_callbacks(struct rvt_driver_provided *f)
 	f->setup_wqe = rvtsw_setup_wqe;
 	f->qp_priv_alloc = rvtsw_qp_priv_alloc;
 	f->qp_priv_free = rvtsw_qp_priv_free;
-	f->notify_qp_reset = rvtsw_qp_nop;
+	f->notify_qp_reset = rvtsw_notify_qp_reset;
 	f->flush_qp_waiters = rvtsw_qp_nop;
 	f->stop_send_queue = rvtsw_stop_send_queue;
 	f->quiesce_qp = rvtsw_quiesce_send;
 	f->notify_error_qp = rvtsw_qp_nop;
-	f->notify_restart_rc = rvtsw_notify_restart_rc;
+	f->notify_restart_rc = rvtsw_rc_restart;
 	f->free_all_qps = rvtsw_free_all_qps;
 	f->get_pmtu_from_attr = rvtsw_get_pmtu_from_attr;
 	f->mtu_from_qp = rvtsw_mtu_from_qp;

@@ -6,6 +6,7 @@
 #ifndef RVTSW_H
 #define RVTSW_H
 
+#include <linux/skbuff.h>
 #include <rdma/rdma_vt.h>
 #include <rdma/rdmavt_qp.h>
 #include <rdma/ib_smi.h>
@@ -43,8 +44,9 @@
 /*
  * Per-port counters, exposed as hw_counters (rdma statistic). Each is
  * per CPU: the send and receive paths bump them without a shared lock.
- * A datagram dropped at the receiver counts on the receiving port, one
- * that finds no receiver on the sending port.
+ * A packet dropped at the receiver counts on the receiving port; one the
+ * switch drops (no route, a port not ACTIVE), on the port that sent it
+ * into the switch.
  */
 enum rvtsw_counter {
 	RVTSW_CNT_TX,			/* datagrams sent (UD, GSI, SMI) */
@@ -57,12 +59,29 @@ enum rvtsw_counter {
 	RVTSW_CNT_DROP_NO_RWQE,		/* no receive WQE posted */
 	RVTSW_CNT_DROP_TOO_LONG,	/* receive WQE too small */
 	RVTSW_CNT_DROP_LINK,		/* a port or link on the way not ACTIVE */
+	RVTSW_CNT_DROP_MALFORMED,	/* headers not as IBTA says */
+	RVTSW_CNT_DROP_SHORT,		/* shorter than LRH, BTH and CRCs */
+	RVTSW_CNT_DROP_LENGTH,		/* LRH PktLen not the packet's length */
+	RVTSW_CNT_DROP_VCRC,		/* bad VCRC: corrupted on a link */
+	RVTSW_CNT_DROP_ICRC,		/* bad ICRC: corrupted on the way */
+	RVTSW_CNT_DROP_RX_FULL,		/* the port's receive queue was full */
+	RVTSW_CNT_DROP_NOMEM,		/* no memory for a packet */
+	RVTSW_CNT_DROP_CONN,		/* RC/UC packet the QP could not take */
+	RVTSW_CNT_DROP_FAULT,		/* dropped by the switch's fault knob */
+	RVTSW_CNT_DROP_PSN,		/* RC/UC PSN outside what is expected */
+	RVTSW_CNT_DROP_OVERSIZE,	/* payload longer than the path MTU */
+	RVTSW_CNT_DROP_OPCODE_SEQ,	/* opcode out of sequence */
+	RVTSW_CNT_RC_ACK_REQS,		/* RC requests that asked for an ACK */
+	RVTSW_CNT_RC_ACKS,		/* RC ACKs and NAKs sent (coalesced) */
+	RVTSW_CNT_RC_DELAYED_COMP,	/* RC completions that waited a send */
 	/*
-	 * What crossed the port's link, for the PMA: datagrams sent and
-	 * those that arrived (whatever then became of them), and their
-	 * 4-byte words as the LRH's PktLen counts them (LRH to ICRC).
-	 * Loopback traffic inside a device never reaches the link.
+	 * What crossed the port's link, for the PMA: packets sent (of
+	 * every transport) and those that arrived (whatever then became of
+	 * them), and their 4-byte words as the LRH's PktLen counts them
+	 * (LRH to ICRC). rdmavt's RC/UC loopback inside a device never
+	 * reaches the link.
 	 */
+	RVTSW_CNT_TX_LINK,
 	RVTSW_CNT_TX_WORDS,
 	RVTSW_CNT_RX_LINK,
 	RVTSW_CNT_RX_LINK_MCAST,
@@ -83,6 +102,8 @@ enum rvtsw_pma_counter {
 	RVTSW_PMA_UNI_RCV_PKTS,
 	RVTSW_PMA_MULTI_XMIT_PKTS,
 	RVTSW_PMA_MULTI_RCV_PKTS,
+	RVTSW_PMA_RCV_ERRORS,		/* PortCounters only, 16 bits */
+	RVTSW_PMA_XMIT_DISCARDS,	/* PortCounters only, 16 bits */
 	RVTSW_PMA_NUM_COUNTERS
 };
 
@@ -94,6 +115,50 @@ struct rvtsw_port_stats {
 	u64 count[RVTSW_NUM_COUNTERS];
 };
 
+struct rvtsw_port;
+
+struct rvtsw_link_end;
+
+/**
+ * struct rvtsw_link_ops - what the end of a link does with packets
+ * @receive: take a packet that crossed the link to this end (it is the
+ *	     receiver's now); any context, never sleeps
+ * @lost: count a packet this end sent that the switch dropped, and why
+ */
+struct rvtsw_link_ops {
+	void (*receive)(struct rvtsw_link_end *end, struct sk_buff *skb);
+	void (*lost)(struct rvtsw_link_end *end, enum rvtsw_counter why);
+};
+
+/**
+ * struct rvtsw_link_end - what is at one end of a link to a switch port
+ * @ops: what it does with packets
+ * @hca: the HCA port, if this end is one; NULL for any other kind of
+ *	 end (another switch's port, an uplink)
+ *
+ * A switch port knows its peer only by this: whatever a link can join
+ * to a switch (an HCA port today) embeds one.
+ */
+struct rvtsw_link_end {
+	const struct rvtsw_link_ops *ops;
+	struct rvtsw_port *hca;
+};
+
+/**
+ * struct rvtsw_rxq - a port's receive queue and its worker
+ * @queue: packets that arrived, oldest first; at most RVTSW_RXQ_MAX,
+ *	   guarded by its own lock
+ * @work: drains @queue in softirq context (system_bh_wq); one run at a
+ *	  time per port, as for every work item
+ * @ack_wait: RC QPs whose ACK or NAK waits for the end of the run (ACKs
+ *	      are coalesced); @work's alone
+ */
+struct rvtsw_rxq {
+	struct sk_buff_head queue;
+	struct work_struct work;
+	struct list_head ack_wait;
+};
+
 /**
  * struct rvtsw_port - one port of an rvtsw device
  * @rvp: rdmavt's port structure; its lock guards the fields below that
@@ -103,7 +168,10 @@ struct rvtsw_port_stats {
  * @port_num: 1-based port number; fixed
  * @lid: base LID, unique among all rvtsw ports; 0 until a subnet manager
  *	 assigns one in a managed fabric; guarded by @rvp.lock
+ * @sw: the switch this port is linked to; fixed
  * @sw_port: the switch port this port is linked to; fixed
+ * @end: this port as the end of its link, which the switch knows it by
+ * @rxq: packets that arrived at this port, waiting for their receiver
  * @guid: port GUID; fixed
  * @state: the logical port state (DOWN, INIT, ARMED, ACTIVE); guarded by
  *	   @rvp.lock and the switch's lock, both held to write it (link.c)
@@ -122,7 +190,10 @@ struct rvtsw_port {
 	struct rvtsw_dev *dev;
 	u32 port_num;
 	u16 lid;
+	struct rvtsw_switch *sw;
 	u8 sw_port;
+	struct rvtsw_link_end end;
+	struct rvtsw_rxq rxq;
 	__be64 guid;
 	u8 state;
 	u8 phys_state;
@@ -152,8 +223,43 @@ struct rvtsw_dev {
 	struct rvtsw_port ports[];
 };
 
+/* What the switch's fault knob does to the packets it picks. */
+enum rvtsw_fault_action {
+	RVTSW_FAULT_DROP,
+	RVTSW_FAULT_HOLD,
+	RVTSW_FAULT_SHORT,
+	RVTSW_FAULT_LENGTH,
+	RVTSW_FAULT_VCRC,
+	RVTSW_FAULT_ICRC,
+	RVTSW_FAULT_QPN,
+	RVTSW_FAULT_PKEY,
+	RVTSW_FAULT_QKEY,
+	RVTSW_FAULT_PSN,
+	RVTSW_FAULT_OVERSIZE,
+	RVTSW_FAULT_OPCODE,
+	RVTSW_FAULT_NUM,
+	RVTSW_FAULT_NONE = RVTSW_FAULT_NUM,	/* the packet goes on */
+};
+
 /**
- * struct rvtsw_switch - the virtual switch all rvtsw ports are linked to
+ * struct rvtsw_fault - a switch's fault knob (switch_fault.c)
+ * @opcode: the BTH opcode of the packets it picks, or -1: none
+ * @skip: how many of those pass before it picks any
+ * @count: how many it picks then
+ * @action: what it does to them (enum rvtsw_fault_action)
+ * @held: the packets it holds (RVTSW_FAULT_HOLD), with their ports in
+ *	  their rvtsw_skb_cb; its own lock
+ */
+struct rvtsw_fault {
+	atomic_t opcode;
+	atomic_t skip;
+	atomic_t count;
+	atomic_t action;
+	struct sk_buff_head held;
+};
+
+/**
+ * struct rvtsw_switch - a virtual switch, to which HCA ports are linked
  * @lock: guards the writers of the fields below that change; taken
  *	  before a port's rvp.lock where both are held (link.c)
  * @managed: a subnet manager programs the switch and brings its ports
@@ -175,9 +281,15 @@ struct rvtsw_dev {
  * @lft: LinearForwardingTable: the output port of each LID
  * @mft: MulticastForwardingTable: for each position, each multicast LID's
  *	 port mask
- * @link: the HCA port at the other end of each external port; RCU
+ * @peer: the far end of each external port's link, or NULL; RCU,
+ *	  written under @lock
  * @trap_work: sends trap 128 when PortStateChange becomes set (trap.c)
  * @trap_tid: the last trap's transaction ID; @trap_work's alone
+ * @fault: the fault knob (debugfs; switch_fault.c)
+ * @debugfs: the switch's debugfs directory
+ *
+ * A host may hold several switches: nothing in one refers to another
+ * except through a link end.
  */
 struct rvtsw_switch {
 	spinlock_t lock; /* serializes the SMA's writes, and link changes */
@@ -195,19 +307,28 @@ struct rvtsw_switch {
 	u8 def_port[3];
 	u8 lft[RVTSW_LFT_CAP];
 	u16 mft[RVTSW_MFT_POSITIONS][RVTSW_MFT_CAP];
-	struct rvtsw_port __rcu *link[RVTSW_SW_MAX_PORTS + 1];
+	struct rvtsw_link_end __rcu *peer[RVTSW_SW_MAX_PORTS + 1];
 	struct work_struct trap_work;
 	u64 trap_tid;
+	struct rvtsw_fault fault;
+	struct dentry *debugfs;
 };
 
 /**
  * struct rvtsw_qp_priv - rvtsw's per-QP state (qp->priv)
  * @qp: the QP this belongs to
  * @send_work: runs the send engine in process context
+ * @tx_inflight: packets the QP sent that are not freed yet (wire_tx.c)
+ * @tx_flags: RVTSW_TX_WAITING: the engine stopped for @tx_inflight
+ * @s_resume: an RC requester goes back into the request at s_cur, at
+ *	      s_psn, after a restart (wire_req.c); guarded by s_lock
  */
 struct rvtsw_qp_priv {
 	struct rvt_qp *qp;
 	struct work_struct send_work;
+	atomic_t tx_inflight;
+	unsigned long tx_flags;
+	bool s_resume;
 };
 
 static inline struct rvtsw_dev *rdi_to_rvtsw(struct rvt_dev_info *rdi)
@@ -238,10 +359,61 @@ static inline void rvtsw_count_n(struct rvtsw_port *port,
 	this_cpu_add(port->stats->count[counter], n);
 }
 
+/**
+ * rvtsw_switch_link - the HCA port at the other end of an external port
+ * @sw: the switch
+ * @port: the switch's port number
+ *
+ * Context: RCU read side; the port stays valid until it ends.
+ * Return: the HCA port, or NULL for port 0, a port the switch does not
+ * have, one whose link is not made, or one whose peer is no HCA port.
+ */
+static inline struct rvtsw_port *rvtsw_switch_link(struct rvtsw_switch *sw,
+						   unsigned int port)
+	__must_hold(RCU)
+{
+	struct rvtsw_link_end *end;
+
+	if (!port || port > sw->nports)
+		return NULL;
+	end = rcu_dereference(sw->peer[port]);
+	return end ? end->hca : NULL;
+}
+
 /* Is @lid a unicast LID, one an SM may give a port (1 to 0xbfff)? */
 static inline bool rvtsw_lid_is_unicast(u16 lid)
 {
 	return lid && lid < be16_to_cpu(IB_MULTICAST_LID_BASE);
+}
+
+/* A QP's send engine locks, in rdmavt's order: r_lock, then s_lock. */
+static inline void rvtsw_qp_lock(struct rvt_qp *qp, unsigned long *flags)
+	__acquires(&qp->r_lock) __acquires(&qp->s_lock)
+{
+	spin_lock_irqsave(&qp->r_lock, *flags);
+	spin_lock(&qp->s_lock);
+}
+
+static inline void rvtsw_qp_unlock(struct rvt_qp *qp, unsigned long flags)
+	__releases(&qp->s_lock) __releases(&qp->r_lock)
+{
+	spin_unlock(&qp->s_lock);
+	spin_unlock_irqrestore(&qp->r_lock, flags);
+}
+
+/* Do two P_Keys match: the same partition, not both limited members? */
+static inline bool rvtsw_pkeys_match(u16 a, u16 b)
+{
+	u16 partition = a & 0x7fff;
+
+	return partition && partition == (b & 0x7fff) && ((a | b) & 0x8000);
+}
+
+/* Is @lid a multicast LID (0xc000 to 0xfffe)? */
+static inline bool rvtsw_lid_is_multicast(u16 lid)
+{
+	return lid >= be16_to_cpu(IB_MULTICAST_LID_BASE) &&
+	       lid != be16_to_cpu(IB_LID_PERMISSIVE);
 }
 
 /* Can a port carry data (anything but subnet management)? */
@@ -291,7 +463,7 @@ static inline void rvtsw_mad_make_reply(struct ib_mad *out, __be16 status)
 
 /* port.c */
 int rvtsw_init_port(struct rvtsw_dev *dev, unsigned int index, u16 pkey2,
-		    bool managed);
+		    struct rvtsw_switch *sw);
 void rvtsw_free_port(struct rvtsw_port *port);
 int rvtsw_query_port_state(struct rvt_dev_info *rdi, u32 port_num,
 			   struct ib_port_attr *props);
@@ -317,13 +489,11 @@ int rvtsw_link_set_switch(struct rvtsw_switch *sw, unsigned int num,
 u8 rvtsw_link_switch_phys(struct rvtsw_switch *sw, unsigned int num);
 
 /* switch.c */
-int rvtsw_switch_init(unsigned int nports, u64 guid, bool managed);
-void rvtsw_switch_exit(void);
-struct rvtsw_switch *rvtsw_switch(void);
+struct rvtsw_switch *rvtsw_switch_create(unsigned int nports, u64 guid,
+					 bool managed);
+void rvtsw_switch_destroy(struct rvtsw_switch *sw);
 void rvtsw_switch_attach(struct rvtsw_dev *dev);
 void rvtsw_switch_detach(struct rvtsw_dev *dev);
-struct rvtsw_port *rvtsw_switch_link(struct rvtsw_switch *sw,
-				     unsigned int port);
 u8 rvtsw_switch_lft(struct rvtsw_switch *sw, u16 lid);
 bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid,
 			  unsigned int port);
@@ -335,6 +505,23 @@ bool rvtsw_switch_carries(struct rvtsw_switch *sw, struct rvtsw_port *sport,
 struct rvtsw_port *rvtsw_switch_route(struct rvtsw_switch *sw,
 				      struct rvtsw_port *sport, u16 dlid,
 				      u8 *out);
+
+/* switch_fwd.c */
+void rvtsw_switch_release_held(struct rvtsw_switch *sw);
+void rvtsw_switch_receive(struct rvtsw_switch *sw, unsigned int in,
+			  struct sk_buff *skb);
+void rvtsw_switch_send_smp(struct rvtsw_switch *sw, const struct ib_smp *smp,
+			   u16 dlid);
+
+/* switch_fault.c */
+void rvtsw_fault_init(struct rvtsw_fault *fault);
+void rvtsw_fault_exit(struct rvtsw_fault *fault);
+enum rvtsw_fault_action rvtsw_fault_apply(struct rvtsw_switch *sw,
+					  unsigned int in, struct sk_buff *skb);
+void rvtsw_fault_take_held(struct rvtsw_fault *fault,
+			   struct sk_buff_head *list);
+const char *rvtsw_fault_action_name(enum rvtsw_fault_action action);
+int rvtsw_fault_set_action(struct rvtsw_fault *fault, const char *name);
 
 /* switch_sma.c */
 
@@ -351,8 +538,6 @@ enum rvtsw_switch_verdict rvtsw_switch_lr_smp(struct rvtsw_switch *sw,
 
 /* ud.c */
 enum ib_wc_status rvtsw_ud_send(struct rvt_qp *sqp, struct rvt_swqe *wqe);
-void rvtsw_ud_from_switch(struct rvtsw_switch *sw, const struct ib_smp *smp,
-			  u16 slid, u16 dlid);
 
 /* stats.c */
 struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -422,6 +607,8 @@ void rvtsw_debugfs_init(void);
 void rvtsw_debugfs_exit(void);
 void rvtsw_debugfs_add(struct rvtsw_dev *dev);
 void rvtsw_debugfs_remove(struct rvtsw_dev *dev);
+void rvtsw_debugfs_add_switch(struct rvtsw_switch *sw, const char *name);
+void rvtsw_debugfs_remove_switch(struct rvtsw_switch *sw);
 
 /* ops.c */
 extern const struct rvt_operation_params rvtsw_post_parms[RVT_OPERATION_MAX];

@@ -159,7 +159,7 @@ static __be16 rvtsw_sma_set_port_info(struct rvtsw_dev *dev, u32 arrival,
 		return rvtsw_sma_bad_field();
 	rvtsw_sma_store_port_info(port, pi);
 	/* Checked above; only a racing change of state makes this fail. */
-	if (rvtsw_link_set_hca(rvtsw_switch(), port, state, phys))
+	if (rvtsw_link_set_hca(port->sw, port, state, phys))
 		status = rvtsw_sma_bad_field();
 	memset(smp->data, 0, sizeof(smp->data));
 	return status ?: rvtsw_sma_get_port_info(dev, arrival, smp);

@@ -4,9 +4,11 @@
  * ports/N/hw_counters/ and `rdma statistic`).
  *
  * rvtsw's own counters (enum rvtsw_counter) are per CPU and summed when
- * read. The last few are the ones rdmavt's RC/UC loopback engine keeps in
- * struct rvt_ibport: plain u64s it updates without a lock, read here as
- * they are (they are informational).
+ * read. The last few are the ones of struct rvt_ibport that rdmavt's
+ * RC/UC loopback engine and rvtsw's packet engine keep (rdmavt's RC
+ * timeouts, RNR NAKs; the engine's resends, NAKs, duplicates): plain u64s
+ * each updates under one QP's lock, not the port's, read here as they
+ * are (rdmavt calls them informational: two QPs may race an increment).
  */
 #include "rvtsw.h"
 
@@ -16,6 +18,13 @@ enum {
 	RVTSW_STAT_LOOPBACK_DROPS,
 	RVTSW_STAT_RNR_NAKS,
 	RVTSW_STAT_RC_TIMEOUTS,
+	RVTSW_STAT_RC_RESENDS,
+	RVTSW_STAT_SEQ_NAKS,
+	RVTSW_STAT_RDMA_SEQ,
+	RVTSW_STAT_OTHER_NAKS,
+	RVTSW_STAT_RC_DUPREQ,
+	RVTSW_STAT_RC_SEQNAK,
+	RVTSW_STAT_RC_CRWAITS,
 	RVTSW_NUM_STATS
 };
 
@@ -30,6 +39,22 @@ static const struct rdma_stat_desc rvtsw_stat_descs[RVTSW_NUM_STATS] = {
 	[RVTSW_CNT_DROP_NO_RWQE].name = "drop_no_recv_wqe",
 	[RVTSW_CNT_DROP_TOO_LONG].name = "drop_recv_too_small",
 	[RVTSW_CNT_DROP_LINK].name = "drop_link_not_active",
+	[RVTSW_CNT_DROP_MALFORMED].name = "drop_malformed",
+	[RVTSW_CNT_DROP_SHORT].name = "drop_short",
+	[RVTSW_CNT_DROP_LENGTH].name = "drop_bad_length",
+	[RVTSW_CNT_DROP_VCRC].name = "drop_bad_vcrc",
+	[RVTSW_CNT_DROP_ICRC].name = "drop_bad_icrc",
+	[RVTSW_CNT_DROP_RX_FULL].name = "drop_rx_queue_full",
+	[RVTSW_CNT_DROP_NOMEM].name = "drop_no_memory",
+	[RVTSW_CNT_DROP_CONN].name = "drop_conn_packet",
+	[RVTSW_CNT_DROP_FAULT].name = "drop_fault_injected",
+	[RVTSW_CNT_DROP_PSN].name = "drop_psn_out_of_window",
+	[RVTSW_CNT_DROP_OVERSIZE].name = "drop_oversize",
+	[RVTSW_CNT_DROP_OPCODE_SEQ].name = "drop_opcode_out_of_sequence",
+	[RVTSW_CNT_RC_ACK_REQS].name = "rc_ack_requests",
+	[RVTSW_CNT_RC_ACKS].name = "rc_acks_sent",
+	[RVTSW_CNT_RC_DELAYED_COMP].name = "rc_delayed_completions",
+	[RVTSW_CNT_TX_LINK].name = "tx_link_packets",
 	[RVTSW_CNT_TX_WORDS].name = "tx_link_words",
 	[RVTSW_CNT_RX_LINK].name = "rx_link_packets",
 	[RVTSW_CNT_RX_LINK_MCAST].name = "rx_link_multicast_packets",
@@ -38,6 +63,13 @@ static const struct rdma_stat_desc rvtsw_stat_descs[RVTSW_NUM_STATS] = {
 	[RVTSW_STAT_LOOPBACK_DROPS].name = "loopback_drops",
 	[RVTSW_STAT_RNR_NAKS].name = "rnr_naks",
 	[RVTSW_STAT_RC_TIMEOUTS].name = "rc_timeouts",
+	[RVTSW_STAT_RC_RESENDS].name = "rc_resends",
+	[RVTSW_STAT_SEQ_NAKS].name = "rc_seq_naks_received",
+	[RVTSW_STAT_RDMA_SEQ].name = "rc_rdma_seq",
+	[RVTSW_STAT_OTHER_NAKS].name = "rc_other_naks_received",
+	[RVTSW_STAT_RC_DUPREQ].name = "rc_duplicate_requests",
+	[RVTSW_STAT_RC_SEQNAK].name = "rc_seq_naks_sent",
+	[RVTSW_STAT_RC_CRWAITS].name = "rc_credit_waits",
 };
 
 /**
@@ -98,5 +130,12 @@ int rvtsw_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 	stats->value[RVTSW_STAT_LOOPBACK_DROPS] = READ_ONCE(rvp->n_pkt_drops);
 	stats->value[RVTSW_STAT_RNR_NAKS] = READ_ONCE(rvp->n_rnr_naks);
 	stats->value[RVTSW_STAT_RC_TIMEOUTS] = READ_ONCE(rvp->n_rc_timeouts);
+	stats->value[RVTSW_STAT_RC_RESENDS] = READ_ONCE(rvp->n_rc_resends);
+	stats->value[RVTSW_STAT_SEQ_NAKS] = READ_ONCE(rvp->n_seq_naks);
+	stats->value[RVTSW_STAT_RDMA_SEQ] = READ_ONCE(rvp->n_rdma_seq);
+	stats->value[RVTSW_STAT_OTHER_NAKS] = READ_ONCE(rvp->n_other_naks);
+	stats->value[RVTSW_STAT_RC_DUPREQ] = READ_ONCE(rvp->n_rc_dupreq);
+	stats->value[RVTSW_STAT_RC_SEQNAK] = READ_ONCE(rvp->n_rc_seqnak);
+	stats->value[RVTSW_STAT_RC_CRWAITS] = READ_ONCE(rvp->n_rc_crwaits);
 	return RVTSW_NUM_STATS;
 }

@@ -13,7 +13,11 @@
  * of a device with K ports: U * K + P), so the switch has exactly as many
  * external ports as there are HCA ports.
  *
- * The switch is built once, at module init. Unmanaged, it has the
+ * A switch is an object: rvtsw builds one at module init and links every
+ * device's ports to it, but nothing in it assumes it is alone. Each
+ * external port knows what is at the other end of its link only as a
+ * struct rvtsw_link_end, which an HCA port embeds today and anything
+ * else a link may join to a switch port can embed as well. Unmanaged, it has the
  * tables a subnet manager would have programmed for the LIDs rvtsw gives
  * its ports (each LID to its port, every multicast LID to every port)
  * and every port ACTIVE. Managed, it starts as a switch out of its box:
@@ -24,24 +28,11 @@
  * Locking: the tables are read on every packet without a lock, one
  * entry at a time (READ_ONCE), and written under @lock (WRITE_ONCE), so a
  * packet sees an entry either before or after a change, never a torn
- * one. The links are RCU pointers, written only at module init and exit.
+ * one. The peers are RCU pointers, written under @lock as links are made
+ * and taken apart (link.c).
  */
 #include <linux/vmalloc.h>
 #include "rvtsw.h"
-
-/* The switch, for as long as the module lives; NULL before and after. */
-static struct rvtsw_switch *rvtsw_sw;
-
-/**
- * rvtsw_switch - the virtual switch
- *
- * Context: any, between rvtsw_switch_init() and rvtsw_switch_exit().
- * Return: the switch.
- */
-struct rvtsw_switch *rvtsw_switch(void)
-{
-	return rvtsw_sw;
-}
 
 /* A subnet manager's view of a fresh fabric: LID N on port N. */
 static void rvtsw_switch_program(struct rvtsw_switch *sw)
@@ -88,59 +79,63 @@ u16 rvtsw_switch_port_mask(const struct rvtsw_switch *sw, unsigned int pos)
 }
 
 /**
- * rvtsw_switch_init - build the switch
- * @nports: its external ports, one per HCA port
+ * rvtsw_switch_create - build a switch
+ * @nports: its external ports
  * @guid: its node GUID
  * @managed: leave it to a subnet manager to program the switch
  *
- * Context: module init.
- * Return: 0, or -ENOMEM.
+ * Context: process context; sleeps.
+ * Return: the switch, with no port linked, or NULL if out of memory.
  */
-int rvtsw_switch_init(unsigned int nports, u64 guid, bool managed)
+struct rvtsw_switch *rvtsw_switch_create(unsigned int nports, u64 guid,
+					 bool managed)
 {
 	struct rvtsw_switch *sw;
 
+	if (nports > RVTSW_SW_MAX_PORTS)
+		return NULL;
 	sw = vzalloc(sizeof(*sw));
 	if (!sw)
-		return -ENOMEM;
+		return NULL;
 	spin_lock_init(&sw->lock);
 	sw->managed = managed;
 	sw->nports = nports;
 	sw->guid = cpu_to_be64(guid);
 	snprintf(sw->node_desc, sizeof(sw->node_desc),
 		 "rvtsw virtual switch");
+	rvtsw_fault_init(&sw->fault);
 	/* No entry is valid: every LID to no port (0xff, IBTA 14.2.5.10). */
 	memset(sw->lft, RVTSW_SW_NO_PORT, sizeof(sw->lft));
 	if (!managed)
 		rvtsw_switch_program(sw);
-	rvtsw_sw = sw;
-	return 0;
+	return sw;
 }
 
 /**
- * rvtsw_switch_exit - take the switch down
+ * rvtsw_switch_destroy - free a switch
+ * @sw: the switch, with no port linked to it any more and its trap work
+ *	stopped (rvtsw_trap_switch_stop())
  *
- * Context: module exit, after every device has been detached.
+ * Context: process context.
  */
-void rvtsw_switch_exit(void)
+void rvtsw_switch_destroy(struct rvtsw_switch *sw)
 {
-	vfree(rvtsw_sw);
-	rvtsw_sw = NULL;
+	rvtsw_fault_exit(&sw->fault);
+	vfree(sw);
 }
 
 /**
- * rvtsw_switch_attach - link a registered device's ports to the switch
- * @dev: the device
+ * rvtsw_switch_attach - link a registered device's ports to their switch
+ * @dev: the device; each port knows its switch and switch port
  *
  * Context: module init; takes the switch's lock and each port's.
  */
 void rvtsw_switch_attach(struct rvtsw_dev *dev)
 {
-	struct rvtsw_switch *sw = rvtsw_sw;
 	u32 i;
 
 	for (i = 0; i < dev->rdi.dparms.nports; i++)
-		rvtsw_link_attach(sw, &dev->ports[i]);
+		rvtsw_link_attach(dev->ports[i].sw, &dev->ports[i]);
 }
 
 /**
@@ -153,31 +148,11 @@ void rvtsw_switch_attach(struct rvtsw_dev *dev)
  */
 void rvtsw_switch_detach(struct rvtsw_dev *dev)
 {
-	struct rvtsw_switch *sw = rvtsw_sw;
 	u32 i;
 
-	if (!sw)
-		return;
 	for (i = 0; i < dev->rdi.dparms.nports; i++)
-		rvtsw_link_detach(sw, &dev->ports[i]);
+		rvtsw_link_detach(dev->ports[i].sw, &dev->ports[i]);
 	synchronize_rcu();
-}
-
-/**
- * rvtsw_switch_link - the HCA port at the other end of an external port
- * @sw: the switch
- * @port: the switch's port number
- *
- * Context: RCU read side; the port stays valid until it ends.
- * Return: the HCA port, or NULL for port 0, a port the switch does not
- * have, or one whose device is not attached.
- */
-struct rvtsw_port *rvtsw_switch_link(struct rvtsw_switch *sw, unsigned int port)
-	__must_hold(RCU)
-{
-	if (!port || port > sw->nports)
-		return NULL;
-	return rcu_dereference(sw->link[port]);
 }
 
 /**

@@ -18,8 +18,8 @@
  * The switch sends trap 128, link state change, from its port 0 when
  * SwitchInfo's PortStateChange becomes set (link.c schedules it); the SM
  * then sweeps the fabric again. It goes from a work item, as the
- * switch's own datagram (ud.c), to the SM LID the SM set in port 0's
- * PortInfo, by the switch's LFT.
+ * switch's own packet (switch_fwd.c), to the SM LID the SM set in port
+ * 0's PortInfo, by the switch's LFT.
  *
  * The SM answers each trap with a TrapRepress; rvtsw sends every trap
  * once, so the repress has nothing to stop (mad.c, switch_sma.c).
@@ -330,7 +330,7 @@ static void rvtsw_trap_switch_work(struct work_struct *work)
 	n.details.link_state.lid = cpu_to_be16(lid);
 	/* The work item runs one at a time: the TID needs no lock. */
 	rvtsw_trap_smp_init(&smp, &n, 0, ++sw->trap_tid);
-	rvtsw_ud_from_switch(sw, &smp, lid, sm_lid);
+	rvtsw_switch_send_smp(sw, &smp, sm_lid);
 }
 
 /**

@@ -9,7 +9,7 @@
 #
 # RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier),
 # RVT_BENCH_QPS (live QPs of the scale rows, default 1000,10000,100000)
-# and RVT_BENCH_TARGETS (default "ours distro rxe") are passed to the
+# and RVT_BENCH_TARGETS (default "ours distro rxe wire") are passed to the
 # guest's half, tools/guest/bench.sh; RVT_BENCH_MEM is the
 # guest's memory in MB (default 6144: 100k QPs take more than a GB),
 # RVT_BENCH_SMP its vCPUs (default 4, for the multi-QP rows) and
@@ -23,7 +23,9 @@ OUT=$REPO/build/bench
 # table FILE: the RVT-BENCH lines of FILE as one row per benchmark, a
 # column per target holding the median of its rounds ("failed" if any
 # round failed), and ours against the distro core: above 1 is ours
-# faster (for latencies the ratio is inverted so that this holds too).
+# faster (for latencies the ratio is inverted so that this holds too);
+# with a wire target (rvtsw's packet engine between two devices), wire
+# against ours (loopback within one device) the same way.
 table() {
 	awk '
 	# Times and sizes: less is better.
@@ -47,7 +49,9 @@ table() {
 	END {
 		printf "%-22s %-5s", "benchmark", "unit"
 		for (i = 1; i <= nt; i++) printf " %10s", targets[i]
-		print "   ours/distro"
+		printf "   ours/distro"
+		if ("wire" in seen) printf "   wire/ours"
+		print ""
 		for (j = 1; j <= nb; j++) {
 			b = names[j]
 			printf "%-22s %-5s", b, unit[b]
@@ -61,6 +65,11 @@ table() {
 			o = value["ours", b]; d = value["distro", b]
 			if (o + 0 > 0 && d + 0 > 0)
 				printf "   %.2fx", lower_better(unit[b]) ? d / o : o / d
+			else if ("wire" in seen)
+				printf "   %6s", "-"
+			w = value["wire", b]
+			if (o + 0 > 0 && w + 0 > 0)
+				printf "   %.2fx", lower_better(unit[b]) ? o / w : w / o
 			print ""
 		}
 	}' "$1"

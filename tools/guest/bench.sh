@@ -1,7 +1,8 @@
 #!/bin/bash
 # The guest half of `make bench`: the same perftest runs, one after the
 # other in this one boot, on rvtsw over our rdmavt.ko, on rvtsw over the
-# distro's rdmavt.ko, and on rdma_rxe over lo. Each figure is printed as
+# distro's rdmavt.ko, on rdma_rxe over lo, and between two rvtsw devices
+# through rvtsw's packet engine (wire). Each figure is printed as
 #   RVT-BENCH <target> <benchmark> <value> <unit>
 # (or "failed"), once per round; tools/bench.sh makes the table. Rounds
 # go through every target in turn, so that a slow spell of the host does
@@ -12,7 +13,8 @@
 # multiplied by N (default 1), the numbers of live QPs the scale rows are
 # measured at (default 1000,10000,100000), only the rvt_wr_bench rows
 # (for the boot on an instruction-counted clock, see tools/bench.sh),
-# targets among ours, distro and rxe (default all three).
+# targets among ours, distro, rxe and wire (rvtsw's packet engine between
+# two devices on our core; default all four).
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
@@ -23,7 +25,7 @@ source "$TESTING_DIR/lib/perftest.sh"
 ROUNDS=3
 SCALE=1
 WR_ONLY=0
-TARGETS="ours distro rxe"
+TARGETS="ours distro rxe wire"
 LOG=/tmp/bench-perftest.log
 FAILURES=0
 
@@ -32,6 +34,11 @@ target_up() {
 	case $1 in
 	ours | distro)
 		RVT_CORE=$1 load_rvtsw && PERF_DEV=rvtsw_0 PERF_OPTS= ;;
+	wire)
+		# Between two devices: rvtsw's packet engine across the switch
+		# (ours loops back within one device).
+		RVT_CORE=ours load_rvtsw devices=2 && PERF_DEV=rvtsw_0 \
+			PERF_CLIENT_DEV=rvtsw_1 PERF_OPTS= ;;
 	rxe)
 		rxe_up && PERF_DEV=rxe0 PERF_OPTS="-x 1" ;; # GID 1: see rxe_up
 	*) return 1 ;;
@@ -39,6 +46,7 @@ target_up() {
 }
 
 target_down() {
+	PERF_CLIENT_DEV=
 	case $1 in
 	rxe) rxe_down ;;
 	*) unload_all ;;

@@ -2,7 +2,8 @@
 # The guest half of `make demo-fabric`: rvtsw's managed fabric
 # (managed=1), two devices of two ports on one switch, brought up by
 # Debian's OpenSM and shown by the tools an InfiniBand user reaches for;
-# then IPoIB in two network namespaces and rdma_cm's rping across it.
+# then IPoIB in two network namespaces and rdma_cm's rping across it,
+# from one device to the other.
 #
 # Each section is a function. The first that fails ends the demo, named,
 # with status 1: the sections after it build on it. The fabric is torn
@@ -115,11 +116,12 @@ perf() {
 	perfquery -C "$CA0" -P 1 "$lid" 2
 }
 
-# rvtsw_0's two ports, each in a namespace of its own; one ping across.
+# rvtsw_0 port 1 and rvtsw_1 port 1, each in a namespace of its own; one
+# ping across.
 ipoib() {
-	modprobe ib_ipoib && wait_for 50 netdev_of "$CA0/2" &&
+	modprobe ib_ipoib && wait_for 50 netdev_of "$CA1/1" &&
 		netns_with_port "$NS_A" "$CA0/1" "$ADDR_A" &&
-		netns_with_port "$NS_B" "$CA0/2" "$ADDR_B" || return
+		netns_with_port "$NS_B" "$CA1/1" "$ADDR_B" || return
 	# The first packet waits for the broadcast group's join.
 	ip netns exec "$NS_A" ping -c 1 -W 10 "$ADDR_B" >/dev/null
 	ip netns exec "$NS_A" ping -c 3 -W 5 "$ADDR_B"
@@ -130,8 +132,8 @@ rping_listening() {
 }
 
 # rping over rdma_cm: the server in namespace A, the client in B; five
-# pings, each one's data checked by both ends (-V). RC needs both ends on
-# one device (rvtsw's RC is rdmavt's loopback), hence rvtsw_0's ports.
+# pings, each one's data checked by both ends (-V). Its RC connection
+# runs between the two devices, as packets across the switch.
 rping_pair() {
 	local spid rc=0 src=0
 	ip netns exec "$NS_A" timeout 120 rping -s -a "$ADDR_A" -C 5 -V -v \
@@ -195,8 +197,8 @@ section "ibnetdiscover -C $CA1 -P 2: the switch and both HCAs" netdiscover
 section "iblinkinfo -C $CA1 -P 2 -l: every link, both ends" linkinfo
 section "saquery -C $CA1 -P 2 NR: the SA's node records" sa_nodes
 section "perfquery: $CA1 port 2's counters, LID-routed" perf
-section "IPoIB: $CA0 port 1 in namespace $NS_A, port 2 in $NS_B" ipoib
-section "rping -V over rdma_cm, $NS_B to $NS_A" rping_pair
+section "IPoIB: $CA0 port 1 in namespace $NS_A, $CA1 port 1 in $NS_B" ipoib
+section "rping -V over rdma_cm, $NS_B ($CA1) to $NS_A ($CA0)" rping_pair
 section "Teardown" teardown
 echo
 echo "demo-fabric done"

@@ -122,6 +122,8 @@ enum dp_refusal {
 
 void dp_refusal(struct kt_test *t);
 void dp_uc_too_long(struct kt_test *t);
+void dp_uc_write_qp_refused(struct kt_test *t);
+void dp_uc_write_rkey_refused(struct kt_test *t);
 
 /* dp_posting.c */
 void dp_post_checks(struct kt_test *t);

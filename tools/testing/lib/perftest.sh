@@ -3,11 +3,13 @@
 # suite (perf_test: judged by what ran) and the benchmark (perf: judged
 # by the figures). Sourced after suite.sh.
 #
-# PERF_DEV: the device; PERF_OPTS: options every run gets (e.g. "-x 1",
-# the GID index RoCE needs). After perf() PERF_REPORT holds the client's
-# figures.
+# PERF_DEV: the device; PERF_CLIENT_DEV: the client's, if another
+# (traffic between two devices); PERF_OPTS: options every run gets (e.g.
+# "-x 1", the GID index RoCE needs). After perf() PERF_REPORT holds the
+# client's figures.
 
 PERF_DEV=${PERF_DEV:-rvtsw_0}
+PERF_CLIENT_DEV=${PERF_CLIENT_DEV:-}
 PERF_OPTS=${PERF_OPTS:-}
 PERF_TCP_PORT=19515
 # shellcheck disable=SC2034 # read by the scripts that source this
@@ -86,10 +88,12 @@ perf_run_once() {
 	local out=$1 prog=$2 server client
 	shift 2
 	((PERF_TCP_PORT++))
-	# shellcheck disable=SC2206 # PERF_OPTS is a list of options
+	# shellcheck disable=SC2206,SC2034 # PERF_OPTS is a list of options;
+	# both arrays are passed by name
 	server=("$prog" -d "$PERF_DEV" -p "$PERF_TCP_PORT" -F $PERF_OPTS "$@")
-	# shellcheck disable=SC2034 # passed by name to server_client
-	client=("${server[@]}" localhost)
+	# shellcheck disable=SC2206,SC2034
+	client=("$prog" -d "${PERF_CLIENT_DEV:-$PERF_DEV}" -p "$PERF_TCP_PORT"
+		-F $PERF_OPTS "$@" localhost)
 	server_client "$out" "$PERF_TCP_PORT" server client
 }
 

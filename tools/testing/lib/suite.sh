@@ -302,15 +302,18 @@ pci_testdev() {
 # load_rvtsw [PARAM=VALUE...]: load rvtsw on the core, with parameters.
 # The distro core logs through the HCA's PCI device, so there rvtsw gets
 # the pci-testdev as its parent.
+# RVT_RVTSW_PARAMS (e.g. wire_all=1) goes to every load, so that any suite
+# can run over rvtsw's packet engine.
 load_rvtsw() {
-	local parent
+	local parent extra
 	lsmod | grep -q '^rdmavt ' || load_core || return
 	if [[ $RVT_CORE != ours ]]; then
 		parent=$(pci_testdev) ||
 			{ echo "no pci-testdev for the distro core" >&2; return 1; }
 		set -- "parent=$parent" "$@"
 	fi
-	insmod "$RVTSW_KO" "$@"
+	read -ra extra <<<"${RVT_RVTSW_PARAMS:-}"
+	insmod "$RVTSW_KO" "$@" "${extra[@]}"
 }
 
 # load_refused PARAM ERROR REASON: loading rvtsw with PARAM fails with

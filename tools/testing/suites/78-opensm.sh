@@ -14,9 +14,9 @@
 # ucmatose, udaddy, mckey, ib_send_bw -R, ib_write_lat -R); a switch port
 # disabled and enabled again is swept again and comes back ACTIVE.
 #
-# Two devices of two ports: HCA ports on switch ports 1-4. RC needs both
-# ends on one device (rvtsw's RC is rdmavt's loopback), so the rdma_cm
-# programs run between rvtsw_0's ports, each in its own namespace.
+# Two devices of two ports: HCA ports on switch ports 1-4. The rdma_cm
+# programs run between rvtsw_0 port 1 and rvtsw_1 port 1, each in its own
+# namespace: RC and UC cross the switch as packets (73-wire).
 # shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
@@ -282,11 +282,12 @@ sa_records() {
 	return "$rc"
 }
 
-# IPoIB on rvtsw_0's two ports, each in a namespace of its own.
+# IPoIB on rvtsw_0 port 1 and rvtsw_1 port 1, each in a namespace of its
+# own.
 ipoib_up() {
-	modprobe ib_ipoib && wait_for 50 netdev_of "$CA0/2" &&
+	modprobe ib_ipoib && wait_for 50 netdev_of "$CA1/1" &&
 		netns_with_port "$NS_A" "$CA0/1" "$ADDR_A" &&
-		netns_with_port "$NS_B" "$CA0/2" "$ADDR_B"
+		netns_with_port "$NS_B" "$CA1/1" "$ADDR_B"
 }
 
 in_a() { ip netns exec "$NS_A" "$@"; }
@@ -314,25 +315,25 @@ perf_pkts() {
 	echo "$(field PortXmitPkts <<<"$out") $(field PortRcvPkts <<<"$out")"
 }
 
-# Twenty pings from namespace A to B: rvtsw_0 port 2, B's, received each
+# Twenty pings from namespace A to B: rvtsw_1 port 1, B's, received each
 # request and sent each reply, so perfquery sees both its packet
 # counters grow by twenty at least (IPoIB's own traffic and perfquery's
 # MADs may add a few).
 perfquery_counts_ping() {
 	local before after out n=20 x0 r0 x1 r1
-	before=$(perf_pkts "$CA0/2") || { echo "$before"; return 1; }
+	before=$(perf_pkts "$CA1/1") || { echo "$before"; return 1; }
 	out=$(in_a ping -c "$n" -i 0.2 -W 5 "$ADDR_B")
 	echo "$out"
 	grep -q " $n received" <<<"$out" || return
-	after=$(perf_pkts "$CA0/2") || { echo "$after"; return 1; }
+	after=$(perf_pkts "$CA1/1") || { echo "$after"; return 1; }
 	read -r x0 r0 <<<"$before"
 	read -r x1 r1 <<<"$after"
-	echo "$CA0/2: PortXmitPkts $x0 -> $x1, PortRcvPkts $r0 -> $r1"
+	echo "$CA1/1: PortXmitPkts $x0 -> $x1, PortRcvPkts $r0 -> $r1"
 	((x1 - x0 >= n && r1 - r0 >= n))
 }
 
 # Both IPoIB ports joined the broadcast group: the SA has it and the
-# SM put switch ports 1 and 2 in its MFT entry, and no other.
+# SM put switch ports 1 and 3 in its MFT entry, and no other.
 broadcast_in_mft() {
 	local out mlid mask
 	out=$(saquery -C "$CA1" -P 2 -g 2>&1) || { echo "$out"; return 1; }
@@ -342,7 +343,7 @@ broadcast_in_mft() {
 	[[ -n $mlid ]] || { echo "$out"; return 1; }
 	mask=$("$WORK/smp_table" "$CA1" 2 mft "$(switch_lid)" "$mlid") || return
 	echo "its MFT entry: $mask"
-	expect "MFT ports" "${mask#* }" 0x6
+	expect "MFT ports" "${mask#* }" 0xa
 }
 
 # run_pair NAME SERVER_CMD -- CLIENT_CMD: the server in namespace A, the
@@ -403,24 +404,23 @@ mckey_test() {
 }
 
 # perftest PROG: PROG with its connection set up by rdma_cm (-R), 200
-# iterations, between rvtsw_0's two ports; the client's result line has
-# them.
+# iterations, between the two devices; the client's result line has them.
 perftest_cm() {
 	local prog=$1
 	run_pair "$prog" "$prog" -R -d "$CA0" -i 1 -n 200 -F -- \
-		"$prog" -R -d "$CA0" -i 2 -n 200 -F "$ADDR_A" &&
+		"$prog" -R -d "$CA1" -i 1 -n 200 -F "$ADDR_A" &&
 		grep -qE "^ +[0-9]+ +200 " "$WORK/$prog.client"
 }
 
-# Switch port 3 disabled, LID-routed: its HCA port goes DOWN; enabled
+# Switch port 2 disabled, LID-routed: its HCA port goes DOWN; enabled
 # again, the SM hears of it (the switch's trap 128, or PortStateChange at
 # its next sweep) and brings the port back ACTIVE, with its LID.
 resweep() {
-	local p=$CA1/1 was
+	local p=$CA0/2 was
 	was=$(port_lid "$p")
-	ibportstate -C "$CA0" -P 1 "$(switch_lid)" 3 disable >/dev/null || return
+	ibportstate -C "$CA0" -P 1 "$(switch_lid)" 2 disable >/dev/null || return
 	expect_state "$p" DOWN || return
-	ibportstate -C "$CA0" -P 1 "$(switch_lid)" 3 enable >/dev/null || return
+	ibportstate -C "$CA0" -P 1 "$(switch_lid)" 2 enable >/dev/null || return
 	# The link trains to INIT, which is not asserted: woken by the trap,
 	# the SM may have armed and activated the port before it is read.
 	# Only the SM can make it ACTIVE (hca-state-machine: INIT on link up).
@@ -460,5 +460,5 @@ t mckey mckey_test
 t ib-send-bw-cm perftest_cm ib_send_bw
 t ib-write-lat-cm perftest_cm ib_write_lat
 t port-resweep resweep
-t ud-after-resweep pingpong ibv_ud_pingpong "$CA0:1" "$CA1:1"
+t ud-after-resweep pingpong ibv_ud_pingpong "$CA0:2" "$CA1:1"
 step teardown teardown
