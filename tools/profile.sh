@@ -1,6 +1,6 @@
 #!/bin/bash
 # Where a work request's time goes, exactly: one rvt_wr_bench case (SENDs
-# posted and polled in the kernel, see tools/testing/kmod/rvt_wr_bench.c)
+# posted and polled in the kernel, see tools/testing/kmod/wr_bench.c)
 # on our rdmavt.ko and on the distro's, each in a guest of its own on an
 # instruction-counted clock with QEMU's instruction profiler
 # (tools/vm/insn_profile.c), then the instructions per request by module

@@ -4,16 +4,16 @@
  * with immediate data, RDMA WRITE and READ, atomics, send with
  * invalidate, local invalidate, with the data checked.
  */
-#include "dp_test.h"
+#include "dp.h"
 
 /*
  * A message gathered from two SGEs of @a lands in two SGEs of @b's
  * receive request, with immediate data.
  */
-void test_send(enum ib_qp_type type, const char *name)
+void dp_send(struct kt_test *t)
 {
-	struct dpt_opts o = opts(type);
-	struct dpt_buf src, dst;
+	struct dpt_opts o = opts(t->c->arg);
+	struct dpt_buf src = { }, dst = { };
 	struct ib_sge ssg[2], rsg[2];
 	struct ib_send_wr wr = {
 		.wr_id = 1, .opcode = IB_WR_SEND_WITH_IMM, .sg_list = ssg,
@@ -21,12 +21,12 @@ void test_send(enum ib_qp_type type, const char *name)
 		.ex.imm_data = cpu_to_be32(0x1234abcd),
 	};
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p = { };
 	struct ib_wc wc;
 	bool ok = false;
 
 	if (buf_alloc(&src) || buf_alloc(&dst) || pair_create(&p, &o))
-		goto out_bufs;
+		goto out;
 	fill(src.va, 6000, 3);
 	ssg[0] = dma_sge(&src, 0, 2500);
 	ssg[1] = dma_sge(&src, 2500, 3500);
@@ -48,11 +48,7 @@ void test_send(enum ib_qp_type type, const char *name)
 	     !memcmp(dst.va + 1024, src.va + 1000, 5000) &&
 	     !dst.va[1000] && !dst.va[1024 + 5000];
 out:
-	pair_destroy(&p);
-out_bufs:
-	buf_free(&src);
-	buf_free(&dst);
-	report(ok, name, ok ? NULL : "%s", why);
+	dp_end(t, &p, &src, &dst, ok, why);
 }
 
 /*
@@ -60,19 +56,19 @@ out_bufs:
  * touched and no receive consumed; then WRITE_WITH_IMM, which consumes
  * one; then a zero-length WRITE, whose key is not checked.
  */
-void test_write(enum ib_qp_type type, const char *name)
+void dp_write(struct kt_test *t)
 {
-	struct dpt_opts o = opts(type);
-	struct dpt_buf src, dst;
+	struct dpt_opts o = opts(t->c->arg);
+	struct dpt_buf src = { }, dst = { };
 	struct ib_sge sg;
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p = { };
 	struct ib_wc wc;
 	bool ok = false;
 
 	if (buf_alloc(&src) || buf_alloc(&dst) || pair_create(&p, &o) ||
 	    buf_reg(&dst, p.a, p.cq_a, FULL_ACCESS))
-		goto out_bufs;
+		goto out;
 	fill(src.va, BUF_SIZE, 9);
 	sg = dma_sge(&src, 0, 5000);
 	why = "post write";
@@ -107,27 +103,23 @@ void test_write(enum ib_qp_type type, const char *name)
 		goto out;
 	ok = expect_wc(p.cq_a, 4, IB_WC_SUCCESS, IB_WC_RDMA_WRITE, NULL, &why);
 out:
-	pair_destroy(&p);
-out_bufs:
-	buf_free(&src);
-	buf_free(&dst);
-	report(ok, name, ok ? NULL : "%s", why);
+	dp_end(t, &p, &src, &dst, ok, why);
 }
 
 /* RDMA READ of 6000 bytes into two local SGEs. */
-void test_read(void)
+void dp_read(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
-	struct dpt_buf src, dst;
+	struct dpt_buf src = { }, dst = { };
 	struct ib_sge sg[2];
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p = { };
 	struct ib_wc wc;
 	bool ok = false;
 
 	if (buf_alloc(&src) || buf_alloc(&dst) || pair_create(&p, &o) ||
 	    buf_reg(&src, p.a, p.cq_a, IB_ACCESS_REMOTE_READ))
-		goto out_bufs;
+		goto out;
 	fill(src.va, BUF_SIZE, 21);
 	sg[0] = dma_sge(&dst, 0, 100);
 	sg[1] = dma_sge(&dst, 200, 5900);
@@ -142,29 +134,25 @@ void test_read(void)
 	     !memcmp(dst.va + 200, src.va + 150, 5900) && !dst.va[100] &&
 	     stays_empty(p.cq_b);
 out:
-	pair_destroy(&p);
-out_bufs:
-	buf_free(&src);
-	buf_free(&dst);
-	report(ok, "rc_read_data", ok ? NULL : "%s", why);
+	dp_end(t, &p, &src, &dst, ok, why);
 }
 
 /* FETCH_ADD and CMP_SWAP (a hit and a miss), original values returned. */
-void test_atomics(void)
+void dp_atomics(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
-	struct dpt_buf tgt, res;
+	struct dpt_buf tgt = { }, res = { };
 	struct ib_sge sg;
 	u64 *target, *result;
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p = { };
 	bool ok = false;
 	u64 raddr;
 
 	if (buf_alloc(&tgt) || buf_alloc(&res) || pair_create(&p, &o) ||
 	    buf_reg(&tgt, p.a, p.cq_a, IB_ACCESS_LOCAL_WRITE |
 		    IB_ACCESS_REMOTE_ATOMIC))
-		goto out_bufs;
+		goto out;
 	target = (u64 *)(tgt.va + 64);
 	result = (u64 *)(res.va + 8);
 	*target = 100;
@@ -193,34 +181,30 @@ void test_atomics(void)
 		goto out;
 	ok = true;
 out:
-	pair_destroy(&p);
-out_bufs:
-	buf_free(&tgt);
-	buf_free(&res);
-	report(ok, "rc_atomics", ok ? NULL : "%s", why);
+	dp_end(t, &p, &tgt, &res, ok, why);
 }
 
 /*
  * SEND_WITH_INV invalidates the responder's MR and says so; a later
  * WRITE with that key fails.
  */
-void test_send_inv(void)
+void dp_send_inv(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
-	struct dpt_buf buf;
+	struct dpt_buf buf = { };
 	const char *why = "setup";
 	struct ib_send_wr wr = {
 		.wr_id = 6, .opcode = IB_WR_SEND_WITH_INV,
 		.send_flags = IB_SEND_SIGNALED,
 	};
-	struct dpt_pair p;
+	struct kt_pair p = { };
 	struct ib_sge sg;
 	struct ib_wc wc;
 	bool ok = false;
 
 	if (buf_alloc(&buf) || pair_create(&p, &o) ||
 	    buf_reg(&buf, p.b, p.cq_b, FULL_ACCESS))
-		goto out_bufs;
+		goto out;
 	wr.ex.invalidate_rkey = buf.mr->rkey;
 	why = "post";
 	if (post_recv(p.b, 0x99, NULL, 0) || post_send(p.a, &wr))
@@ -239,29 +223,26 @@ void test_send_inv(void)
 		goto out;
 	ok = expect_wc(p.cq_a, 7, IB_WC_REM_ACCESS_ERR, -1, NULL, &why);
 out:
-	pair_destroy(&p);
-out_bufs:
-	buf_free(&buf);
-	report(ok, "rc_send_with_inv", ok ? NULL : "%s", why);
+	dp_end(t, &p, &buf, NULL, ok, why);
 }
 
 /* LOCAL_INV of the requester's own MR, then a WRITE to it fails. */
-void test_local_inv(void)
+void dp_local_inv(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
-	struct dpt_buf buf;
+	struct dpt_buf buf = { };
 	struct ib_send_wr wr = {
 		.wr_id = 8, .opcode = IB_WR_LOCAL_INV,
 		.send_flags = IB_SEND_SIGNALED,
 	};
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p = { };
 	struct ib_sge sg;
 	bool ok = false;
 
 	if (buf_alloc(&buf) || pair_create(&p, &o) ||
 	    buf_reg(&buf, p.a, p.cq_a, FULL_ACCESS))
-		goto out_bufs;
+		goto out;
 	wr.ex.invalidate_rkey = buf.mr->rkey;
 	why = "local invalidate";
 	if (post_send(p.a, &wr) ||
@@ -274,8 +255,5 @@ void test_local_inv(void)
 		goto out;
 	ok = expect_wc(p.cq_a, 9, IB_WC_REM_ACCESS_ERR, -1, NULL, &why);
 out:
-	pair_destroy(&p);
-out_bufs:
-	buf_free(&buf);
-	report(ok, "local_inv", ok ? NULL : "%s", why);
+	dp_end(t, &p, &buf, NULL, ok, why);
 }

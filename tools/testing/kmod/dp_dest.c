@@ -3,7 +3,7 @@
  * rvt_dp_test: destinations: requests that cannot arrive, a QP sending to
  * itself, and the communication-established event.
  */
-#include "dp_test.h"
+#include "dp.h"
 
 /*
  * A destination that does not take the request: RC fails it at once with
@@ -11,11 +11,11 @@
  * timer (here 2^31 * 4.096 us, hours: only an immediate completion passes
  * the test); UC never knows.
  */
-void lost_request(const char *name, enum ib_qp_type type,
-		  bool wrong_type)
+static void lost_request(struct kt_test *t, enum ib_qp_type type,
+			 bool wrong_type)
 {
 	struct dpt_opts o = opts(type), uo = opts(IB_QPT_UC);
-	struct dpt_pair p, other = { };
+	struct kt_pair p, other = { };
 	const char *why = "setup";
 	bool ok = false;
 	bool rc = type == IB_QPT_RC;
@@ -37,20 +37,33 @@ void lost_request(const char *name, enum ib_qp_type type,
 		       rc ? -1 : IB_WC_SEND, NULL, &why) &&
 	     qp_state(p.a) == (rc ? IB_QPS_ERR : IB_QPS_RTS);
 out_pair:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out:
 	if (wrong_type)
-		pair_destroy(&other);
-	report(ok, name, ok ? NULL : "%s", why);
+		kt_pair_destroy(&other);
+	kt_result(t, ok, ok ? NULL : "%s", why);
+}
+
+/* No QP at the destination QPN: the table's line gives the type. */
+void dp_no_destination(struct kt_test *t)
+{
+	lost_request(t, t->c->arg, false);
+}
+
+/* An RC request to a UC QP. */
+void dp_destination_wrong_type(struct kt_test *t)
+{
+	lost_request(t, IB_QPT_RC, true);
 }
 
 /* A QP connected to itself: both ends' locks are one QP's. */
-void test_self(void)
+void dp_self(struct kt_test *t)
 {
 	struct ib_qp_attr reset = { .qp_state = IB_QPS_RESET };
 	struct dpt_opts o = opts(IB_QPT_RC);
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_path path;
+	struct kt_pair p;
 	struct ib_sge sg;
 	struct dpt_buf buf;
 	struct ib_wc wc[2];
@@ -59,9 +72,9 @@ void test_self(void)
 	if (buf_alloc(&buf) || pair_create(&p, &o))
 		goto out;
 	why = "reconnect to itself";
+	path = dp_path(&o, FULL_ACCESS, p.a->qp_num);
 	if (ib_modify_qp(p.a, &reset, IB_QP_STATE) ||
-	    to_init(p.a, FULL_ACCESS) || to_rtr(p.a, p.a->qp_num, &o) ||
-	    to_rts(p.a, &o))
+	    kt_qp_connect(p.a, &path))
 		goto out_pair;
 	fill(buf.va, 300, 44);
 	sg = dma_sge(&buf, 2048, 300);
@@ -79,18 +92,18 @@ void test_self(void)
 	     wc[0].wr_id + wc[1].wr_id == 90 + 0xdd &&
 	     !memcmp(buf.va, buf.va + 2048, 300);
 out_pair:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out:
 	buf_free(&buf);
-	report(ok, "rc_connected_to_itself", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /* The first message to a responder in RTR establishes the connection. */
-void test_comm_est(void)
+void dp_comm_est(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p;
 	bool ok = false;
 
 	o.b_rtr = true;
@@ -105,7 +118,7 @@ void test_comm_est(void)
 	why = "no IB_EVENT_COMM_EST";
 	ok = ok && wait_async(&p.ev_b, IB_EVENT_COMM_EST);
 out_pair:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out:
-	report(ok, "comm_est_in_rtr", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }

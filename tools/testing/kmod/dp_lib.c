@@ -3,7 +3,10 @@
  * rvt_dp_test's helpers: kernel buffers and their MRs, waiting for
  * completions and events, connected QP pairs, posting requests.
  */
-#include "dp_test.h"
+#include "dp.h"
+
+/* The device and its PD; dp_main.c sets them up before the first test. */
+struct kt_env env;
 
 /* ---- buffers and memory regions ------------------------------------ */
 
@@ -99,133 +102,62 @@ struct dpt_opts opts(enum ib_qp_type type)
 	};
 }
 
-void qp_event(struct ib_event *ev, void *ctx)
+/* The ladder's attributes @o asks for, with @access, towards @dest. */
+struct kt_path dp_path(const struct dpt_opts *o, int access, u32 dest)
 {
-	WRITE_ONCE(*(int *)ctx, ev->event);
-}
-
-void cq_event(struct ib_event *ev, void *ctx)
-{
-	WRITE_ONCE(((struct dpt_pair *)ctx)->cq_ev, ev->event);
-}
-
-int to_init(struct ib_qp *qp, int access)
-{
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_INIT, .pkey_index = 0, .port_num = 1,
-		.qp_access_flags = access,
-	};
-
-	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			    IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-}
-
-int to_rtr(struct ib_qp *qp, u32 dest, const struct dpt_opts *o)
-{
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_RTR, .path_mtu = IB_MTU_1024,
-		.dest_qp_num = dest, .rq_psn = 0x10,
-		.max_dest_rd_atomic = o->no_rd_atomic ? 0 : 4,
-		.min_rnr_timer = o->min_rnr_timer,
-	};
-	int mask = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
-		   IB_QP_RQ_PSN;
-
-	a.ah_attr.type = rdma_ah_find_type(env.ibdev, 1);
-	rdma_ah_set_dlid(&a.ah_attr, o->dlid ?: env.lid);
-	rdma_ah_set_port_num(&a.ah_attr, 1);
-	if (qp->qp_type == IB_QPT_RC)
-		mask |= IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
-	return ib_modify_qp(qp, &a, mask);
-}
-
-int to_rts(struct ib_qp *qp, const struct dpt_opts *o)
-{
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_RTS, .sq_psn = 0x10, .timeout = o->timeout,
+	return (struct kt_path){
+		.access = access, .dlid = o->dlid ?: env.lid,
+		.dest_qpn = dest, .mtu = IB_MTU_1024, .rq_psn = 0x10,
+		.sq_psn = 0x10, .max_dest_rd_atomic = o->no_rd_atomic ? 0 : 4,
+		.min_rnr_timer = o->min_rnr_timer, .timeout = o->timeout,
 		.retry_cnt = o->retry_cnt, .rnr_retry = o->rnr_retry,
 		.max_rd_atomic = 4,
 	};
-	int mask = IB_QP_STATE | IB_QP_SQ_PSN;
-
-	if (qp->qp_type == IB_QPT_RC)
-		mask |= IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
-			IB_QP_MAX_QP_RD_ATOMIC;
-	return ib_modify_qp(qp, &a, mask);
 }
 
-struct ib_qp *make_qp(const struct dpt_opts *o, struct ib_cq *cq,
-		      struct ib_srq *srq, int *ev)
+static struct kt_qp_spec dp_qp_spec(const struct dpt_opts *o)
 {
-	struct ib_qp_init_attr ia = {
-		.event_handler = qp_event,
-		.qp_context = ev,
-		.send_cq = cq,
-		.recv_cq = cq,
-		.srq = srq,
-		.cap = {
-			.max_send_wr = o->max_send_wr, .max_recv_wr = 16,
-			.max_send_sge = 4, .max_recv_sge = 4,
-		},
-		.sq_sig_type = IB_SIGNAL_REQ_WR,
-		.qp_type = o->type,
+	return (struct kt_qp_spec){
+		.type = o->type, .send_wr = o->max_send_wr, .recv_wr = 16,
+		.sge = 4,
 	};
-
-	*ev = NO_EVENT;
-	return ib_create_qp(env.pd, &ia);
 }
 
-struct ib_cq *make_cq(struct dpt_pair *p, int cqe)
+struct ib_qp *dp_qp(const struct dpt_opts *o, struct ib_cq *cq,
+		    struct ib_srq *srq, int *ev)
 {
-	struct ib_cq_init_attr attr = { .cqe = cqe };
+	struct kt_qp_spec s = dp_qp_spec(o);
 
-	return ib_create_cq(env.ibdev, NULL, cq_event, p, &attr);
-}
-
-void pair_destroy(struct dpt_pair *p)
-{
-	if (!IS_ERR_OR_NULL(p->a))
-		ib_destroy_qp(p->a);
-	if (!IS_ERR_OR_NULL(p->b))
-		ib_destroy_qp(p->b);
-	if (!IS_ERR_OR_NULL(p->cq_a))
-		ib_destroy_cq(p->cq_a);
-	if (!IS_ERR_OR_NULL(p->cq_b))
-		ib_destroy_cq(p->cq_b);
-	memset(p, 0, sizeof(*p));
+	s.cq = cq;
+	s.srq = srq;
+	s.event = ev;
+	return kt_qp_create(env.pd, &s);
 }
 
 /* Returns 0 or an errno, with everything created so far destroyed. */
-int pair_create(struct dpt_pair *p, const struct dpt_opts *o)
+int pair_create(struct kt_pair *p, const struct dpt_opts *o)
 {
-	int ret;
+	struct kt_pair_spec s = {
+		.qp = dp_qp_spec(o), .srq_b = o->srq, .cqe_a = o->cqe,
+		.cqe_b = 64, .path_a = dp_path(o, FULL_ACCESS, o->dest),
+		.path_b = dp_path(o, o->b_access, 0), .b_rtr = o->b_rtr,
+	};
 
-	memset(p, 0, sizeof(*p));
-	p->cq_ev = NO_EVENT;
-	p->cq_a = make_cq(p, o->cqe);
-	p->cq_b = make_cq(p, 64);
-	if (IS_ERR(p->cq_a) || IS_ERR(p->cq_b)) {
-		ret = -ENOMEM;
-		goto fail;
-	}
-	p->a = make_qp(o, p->cq_a, NULL, &p->ev_a);
-	p->b = make_qp(o, p->cq_b, o->srq, &p->ev_b);
-	if (IS_ERR(p->a) || IS_ERR(p->b)) {
-		ret = -ENOMEM;
-		goto fail;
-	}
-	ret = to_init(p->a, FULL_ACCESS) ?:
-	      to_rtr(p->a, o->dest ?: p->b->qp_num, o) ?:
-	      to_rts(p->a, o) ?:
-	      to_init(p->b, o->b_access) ?:
-	      to_rtr(p->b, p->a->qp_num, o) ?:
-	      (o->b_rtr ? 0 : to_rts(p->b, o));
-	if (!ret)
-		return 0;
-fail:
-	pr_err("rvt_dp_test: QP pair setup failed: %d\n", ret);
-	pair_destroy(p);
-	return ret;
+	return kt_pair_create(&env, p, &s);
+}
+
+/*
+ * The end of a test on a pair and one or two buffers (@b may be NULL):
+ * all freed, the verdict given.
+ */
+void dp_end(struct kt_test *t, struct kt_pair *p, struct dpt_buf *a,
+	    struct dpt_buf *b, bool ok, const char *why)
+{
+	kt_pair_destroy(p);
+	buf_free(a);
+	if (b)
+		buf_free(b);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /* ---- posting ----------------------------------------------------------- */

@@ -4,7 +4,7 @@
  * send queue, and a CQ overrun.
  */
 #include <linux/module.h>
-#include "dp_test.h"
+#include "dp.h"
 
 static bool cq_overrun_race;
 module_param(cq_overrun_race, bool, 0444);
@@ -12,14 +12,14 @@ MODULE_PARM_DESC(cq_overrun_race,
 		 "cq_overrun destroys its QPs without waiting for the send engine (reproduces upstream's loopback deadlock; never in make check)");
 
 /* Requests refused when posted: errno, bad_wr, nothing queued. */
-void test_post_checks(void)
+void dp_post_checks(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
 	struct dpt_buf buf, ro;
 	const char *why = "setup";
 	struct ib_sge sg[5];
 	int e[6] = { };
-	struct dpt_pair p;
+	struct kt_pair p;
 	bool ok = false;
 	int i;
 
@@ -50,12 +50,12 @@ void test_post_checks(void)
 	why = "something was queued";
 	ok = stays_empty(p.cq_a) && qp_state(p.a) == IB_QPS_RTS;
 out:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out_bufs:
 	buf_free(&buf);
 	buf_free(&ro);
-	report(ok, "post_refused", ok ? NULL : "%s: %d %d %d %d %d %d", why,
-	       e[0], e[1], e[2], e[3], e[4], e[5]);
+	kt_result(t, ok, ok ? NULL : "%s: %d %d %d %d %d %d", why,
+		  e[0], e[1], e[2], e[3], e[4], e[5]);
 }
 
 /* Post one send and note whether bad_wr named it. */
@@ -71,51 +71,72 @@ static int state_send(struct ib_qp *qp, bool *bad_ok)
 }
 
 /*
- * Sends need RTS (or later), receives INIT (or later); a refused list
- * names its first request in bad_wr.
+ * Post a send and a receive in RESET, INIT and RTR into @e (1: not
+ * posted); false (in @bad_ok) when a refused send left bad_wr unset.
  */
-void test_wrong_states(void)
+static int post_in_states(int e[5], bool *bad_ok)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
-	int e[5] = { 1, 1, 1, 1, 1 };
-	struct dpt_pair p = { };
-	bool bad_ok = true;
+	struct kt_path path = dp_path(&o, 0, 0);
+	struct ib_cq_init_attr ca = { .cqe = 16 };
 	struct ib_cq *cq;
 	struct ib_qp *qp;
-	int ev;
 
-	cq = make_cq(&p, 16);
-	if (IS_ERR(cq)) {
-		report(false, "post_wrong_states", "no CQ");
-		return;
-	}
-	qp = make_qp(&o, cq, NULL, &ev);
+	cq = ib_create_cq(env.ibdev, NULL, NULL, NULL, &ca);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+	qp = dp_qp(&o, cq, NULL, NULL);
 	if (!IS_ERR(qp)) {
-		e[0] = state_send(qp, &bad_ok);
+		path.dest_qpn = qp->qp_num;
+		e[0] = state_send(qp, bad_ok);
 		e[1] = post_recv(qp, 41, NULL, 0);
-		if (!to_init(qp, 0)) {
-			e[2] = state_send(qp, &bad_ok);
+		if (!kt_qp_to_init(qp, &path)) {
+			e[2] = state_send(qp, bad_ok);
 			e[3] = post_recv(qp, 43, NULL, 0);
 		}
-		if (!to_rtr(qp, qp->qp_num, &o))
-			e[4] = state_send(qp, &bad_ok);
+		if (!kt_qp_to_rtr(qp, &path))
+			e[4] = state_send(qp, bad_ok);
 		ib_destroy_qp(qp);
 	}
 	ib_destroy_cq(cq);
-	report(e[0] == -EINVAL && e[1] == -EINVAL && e[2] == -EINVAL &&
-	       !e[3] && e[4] == -EINVAL, "post_wrong_states",
-	       "reset send %d recv %d, init send %d recv %d, rtr send %d",
-	       e[0], e[1], e[2], e[3], e[4]);
-	report(bad_ok, "post_wrong_state_sets_bad_wr",
-	       bad_ok ? NULL : "bad_wr not set to the refused WR");
+	return 0;
+}
+
+/* Sends need RTS (or later), receives INIT (or later). */
+void dp_wrong_states(struct kt_test *t)
+{
+	int e[5] = { 1, 1, 1, 1, 1 };
+	bool bad_ok = true;
+
+	if (post_in_states(e, &bad_ok)) {
+		kt_result(t, false, "no CQ");
+		return;
+	}
+	kt_result(t, e[0] == -EINVAL && e[1] == -EINVAL && e[2] == -EINVAL &&
+		  !e[3] && e[4] == -EINVAL,
+		  "reset send %d recv %d, init send %d recv %d, rtr send %d",
+		  e[0], e[1], e[2], e[3], e[4]);
+}
+
+/* A list refused for the QP's state names its first request in bad_wr. */
+void dp_wrong_state_bad_wr(struct kt_test *t)
+{
+	int e[5] = { 1, 1, 1, 1, 1 };
+	bool bad_ok = true;
+
+	if (post_in_states(e, &bad_ok)) {
+		kt_result(t, false, "no CQ");
+		return;
+	}
+	kt_result(t, bad_ok, bad_ok ? NULL : "bad_wr not set to the refused WR");
 }
 
 /* A send queue holds max_send_wr requests; completions make room. */
-void test_sq_full(void)
+void dp_sq_full(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p;
 	bool ok = false;
 	int i, full;
 
@@ -150,9 +171,9 @@ void test_sq_full(void)
 			goto out_pair;
 	ok = true;
 out_pair:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out:
-	report(ok, "send_queue_full", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /*
@@ -180,7 +201,7 @@ static bool send_engine_idle(struct ib_qp *ibqp)
  * What a full send CQ must lead to: IB_EVENT_CQ_ERR, the requester in ERR
  * and its engine done flushing (unless @racing). NULL, or what went wrong.
  */
-static const char *overrun_outcome(struct dpt_pair *p, bool racing)
+static const char *overrun_outcome(struct kt_pair *p, bool racing)
 {
 	if (!wait_async(&p->cq_ev, IB_EVENT_CQ_ERR))
 		return "no CQ error event";
@@ -195,12 +216,12 @@ static const char *overrun_outcome(struct dpt_pair *p, bool racing)
  * A full send CQ: IB_EVENT_CQ_ERR, the QP goes to ERR and its engine
  * flushes the rest of the send queue.
  */
-void test_cq_overrun(void)
+void dp_cq_overrun(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
 	struct ib_send_wr wr[4];
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p;
 	bool ok = false;
 	int i;
 
@@ -222,9 +243,9 @@ void test_cq_overrun(void)
 	why = overrun_outcome(&p, cq_overrun_race);
 	ok = !why;
 out_pair:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out:
-	report(ok, "cq_overrun", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /*
@@ -234,11 +255,11 @@ out:
  * inside the completion, which needs both QP locks (lockdep's assertion
  * on the debug kernel, make check-debug, fails the run if they are not).
  */
-void test_uc_lost_cq_overrun(void)
+void dp_uc_lost_cq_overrun(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_UC);
 	const char *why = "setup";
-	struct dpt_pair p;
+	struct kt_pair p;
 	bool ok = false;
 	int i;
 
@@ -253,7 +274,7 @@ void test_uc_lost_cq_overrun(void)
 	why = overrun_outcome(&p, false);
 	ok = !why;
 out_pair:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out:
-	report(ok, "uc_lost_cq_overrun", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }

@@ -10,7 +10,7 @@
  * every case as ours does, but read_without_responder_resources
  * (60-dp-kernel.sh's KNOWN_DIFF). UC drops what it refuses.
  */
-#include "dp_test.h"
+#include "dp.h"
 
 #define WR_REFUSED 0x21		/* the request the responder refuses */
 #define WR_BEHIND 0x22		/* a SEND posted behind it */
@@ -20,7 +20,6 @@
 
 /**
  * struct dpt_refusal - a request an RC responder refuses
- * @name: the test's name
  * @op: its opcode
  * @len: its length (8 for an atomic)
  * @off: its remote address's offset into the responder's region
@@ -38,7 +37,6 @@
  * @rnr_naks: RNR NAKs the port counts
  */
 struct dpt_refusal {
-	const char *name;
 	enum ib_wr_opcode op;
 	u32 len;
 	u64 off;
@@ -58,57 +56,57 @@ struct dpt_refusal {
 
 static const struct dpt_refusal refusals[] = {
 	/* The QP lacks the access flag: Invalid Request NAK. */
-	{ .name = "write_qp_without_remote_write", .op = IB_WR_RDMA_WRITE,
+	[DP_REF_WRITE_QP_WITHOUT_REMOTE_WRITE] = { .op = IB_WR_RDMA_WRITE,
 	  .len = 64, .qp_deny = IB_ACCESS_REMOTE_WRITE,
 	  .a_status = IB_WC_REM_INV_REQ_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
-	{ .name = "write_imm_qp_without_remote_write",
+	[DP_REF_WRITE_IMM_QP_WITHOUT_REMOTE_WRITE] = {
 	  .op = IB_WR_RDMA_WRITE_WITH_IMM, .len = 64,
 	  .qp_deny = IB_ACCESS_REMOTE_WRITE,
 	  .a_status = IB_WC_REM_INV_REQ_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
-	{ .name = "read_qp_without_remote_read", .op = IB_WR_RDMA_READ,
+	[DP_REF_READ_QP_WITHOUT_REMOTE_READ] = { .op = IB_WR_RDMA_READ,
 	  .len = 64, .qp_deny = IB_ACCESS_REMOTE_READ,
 	  .a_status = IB_WC_REM_INV_REQ_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
-	{ .name = "atomic_qp_without_remote_atomic",
+	[DP_REF_ATOMIC_QP_WITHOUT_REMOTE_ATOMIC] = {
 	  .op = IB_WR_ATOMIC_FETCH_AND_ADD, .len = 8,
 	  .qp_deny = IB_ACCESS_REMOTE_ATOMIC,
 	  .a_status = IB_WC_REM_INV_REQ_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
 	/* The region refuses the key: Remote Access Error NAK. */
-	{ .name = "write_bad_rkey", .op = IB_WR_RDMA_WRITE, .len = 64,
+	[DP_REF_WRITE_BAD_RKEY] = { .op = IB_WR_RDMA_WRITE, .len = 64,
 	  .key_flip = 1,
 	  .a_status = IB_WC_REM_ACCESS_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
 	/* The receive is taken before the key is checked, as upstream does. */
-	{ .name = "write_imm_bad_rkey", .op = IB_WR_RDMA_WRITE_WITH_IMM,
+	[DP_REF_WRITE_IMM_BAD_RKEY] = { .op = IB_WR_RDMA_WRITE_WITH_IMM,
 	  .len = 64, .key_flip = 1,
 	  .a_status = IB_WC_REM_ACCESS_ERR, .b_status = IB_WC_LOC_PROT_ERR },
-	{ .name = "read_bad_rkey", .op = IB_WR_RDMA_READ, .len = 64,
+	[DP_REF_READ_BAD_RKEY] = { .op = IB_WR_RDMA_READ, .len = 64,
 	  .key_flip = 1,
 	  .a_status = IB_WC_REM_ACCESS_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
-	{ .name = "atomic_bad_rkey", .op = IB_WR_ATOMIC_CMP_AND_SWP, .len = 8,
+	[DP_REF_ATOMIC_BAD_RKEY] = { .op = IB_WR_ATOMIC_CMP_AND_SWP, .len = 8,
 	  .key_flip = 1,
 	  .a_status = IB_WC_REM_ACCESS_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
-	{ .name = "write_out_of_bounds", .op = IB_WR_RDMA_WRITE, .len = 20,
+	[DP_REF_WRITE_OUT_OF_BOUNDS] = { .op = IB_WR_RDMA_WRITE, .len = 20,
 	  .off = BUF_SIZE - 10,
 	  .a_status = IB_WC_REM_ACCESS_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
-	{ .name = "write_mr_without_remote_write", .op = IB_WR_RDMA_WRITE,
+	[DP_REF_WRITE_MR_WITHOUT_REMOTE_WRITE] = { .op = IB_WR_RDMA_WRITE,
 	  .len = 64, .mr_deny = IB_ACCESS_REMOTE_WRITE,
 	  .a_status = IB_WC_REM_ACCESS_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
 	/* No responder resources, a misaligned atomic: invalid requests. */
-	{ .name = "read_without_responder_resources", .op = IB_WR_RDMA_READ,
+	[DP_REF_READ_WITHOUT_RESPONDER_RESOURCES] = { .op = IB_WR_RDMA_READ,
 	  .len = 8, .no_rd_atomic = true,
 	  .a_status = IB_WC_REM_INV_REQ_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
-	{ .name = "atomic_misaligned", .op = IB_WR_ATOMIC_FETCH_AND_ADD,
+	[DP_REF_ATOMIC_MISALIGNED] = { .op = IB_WR_ATOMIC_FETCH_AND_ADD,
 	  .len = 8, .off = 4,
 	  .a_status = IB_WC_REM_INV_REQ_ERR, .b_status = IB_WC_WR_FLUSH_ERR },
 	/* Too long: an invalid request; the receive in progress fails. */
-	{ .name = "send_too_long", .op = IB_WR_SEND, .len = 200,
+	[DP_REF_SEND_TOO_LONG] = { .op = IB_WR_SEND, .len = 200,
 	  .recv_len = 100,
 	  .a_status = IB_WC_REM_INV_REQ_ERR, .b_status = IB_WC_LOC_QP_OP_ERR },
 	/* The responder's own fault: Remote Operational Error NAK. */
-	{ .name = "recv_bad_lkey", .op = IB_WR_SEND, .len = 32,
+	[DP_REF_RECV_BAD_LKEY] = { .op = IB_WR_SEND, .len = 32,
 	  .bad_recv_lkey = true,
 	  .a_status = IB_WC_REM_OP_ERR, .b_status = IB_WC_LOC_PROT_ERR },
 	/* An RNR NAK with no retries left: the responder is untouched. */
-	{ .name = "rnr_retry_0", .op = IB_WR_SEND, .len = 32, .no_recv = true,
+	[DP_REF_RNR_RETRY_0] = { .op = IB_WR_SEND, .len = 32, .no_recv = true,
 	  .rnr_retry_0 = true, .a_status = IB_WC_RNR_RETRY_EXC_ERR,
 	  .b_rts = true, .rnr_naks = 1 },
 };
@@ -180,7 +178,7 @@ static int post_refused(struct ib_qp *qp, const struct dpt_refusal *c,
 }
 
 /* Both sides' completions, states and events. */
-static bool refusal_seen(struct dpt_pair *p, const struct dpt_refusal *c,
+static bool refusal_seen(struct kt_pair *p, const struct dpt_refusal *c,
 			 const char **why)
 {
 	if (!expect_wc(p->cq_a, WR_REFUSED, c->a_status, -1, NULL, why) ||
@@ -199,7 +197,7 @@ static bool refusal_seen(struct dpt_pair *p, const struct dpt_refusal *c,
 	if (qp_state(p->b) != (c->b_rts ? IB_QPS_RTS : IB_QPS_ERR))
 		return false;
 	*why = "asynchronous event";
-	return READ_ONCE(p->ev_a) == NO_EVENT && READ_ONCE(p->ev_b) == NO_EVENT;
+	return READ_ONCE(p->ev_a) == KT_NO_EVENT && READ_ONCE(p->ev_b) == KT_NO_EVENT;
 }
 
 /* Nothing counted but the RNR NAKs the case expects. */
@@ -214,14 +212,16 @@ static bool counted(const struct dpt_counts *before,
 	       now.rnr_naks - before->rnr_naks == c->rnr_naks;
 }
 
-static void refusal(const struct dpt_refusal *c)
+/* The refusal the table's line names (enum dp_refusal). */
+void dp_refusal(struct kt_test *t)
 {
+	const struct dpt_refusal *c = &refusals[t->c->arg];
 	struct dpt_opts o = opts(IB_QPT_RC);
-	struct dpt_buf loc = {}, rem = {};
+	struct dpt_buf loc = { }, rem = { };
 	const char *why = "setup";
 	struct dpt_counts before;
-	struct dpt_pair p = {};
 	struct ib_sge rsg;
+	struct kt_pair p = { };
 	bool ok = false;
 
 	o.b_access = FULL_ACCESS & ~c->qp_deny;
@@ -248,31 +248,20 @@ static void refusal(const struct dpt_refusal *c)
 	ok = !memchr_inv(rem.va, 0, BUF_SIZE) &&
 	     !memchr_inv(loc.va + RESULT_OFF, 0, BUF_SIZE - RESULT_OFF);
 out:
-	pair_destroy(&p);
-	buf_free(&loc);
-	buf_free(&rem);
-	report(ok, c->name, ok ? NULL : "%s", why);
-}
-
-void test_refusals(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(refusals); i++)
-		refusal(&refusals[i]);
+	dp_end(t, &p, &loc, &rem, ok, why);
 }
 
 /*
  * UC drops what it cannot take, silently: a message too long for the
  * receive request leaves the request for the next message.
  */
-void test_uc_too_long(void)
+void dp_uc_too_long(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_UC);
 	const char *why = "setup";
 	struct ib_sge rsg, ssg;
 	struct dpt_buf buf;
-	struct dpt_pair p;
+	struct kt_pair p;
 	struct ib_wc wc;
 	bool ok = false;
 
@@ -298,10 +287,10 @@ void test_uc_too_long(void)
 	     expect_wc(p.cq_b, 0xcc, IB_WC_SUCCESS, IB_WC_RECV, &wc, &why) &&
 	     wc.byte_len == 50 && !memcmp(buf.va + 4096, buf.va, 50);
 out_pair:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out:
 	buf_free(&buf);
-	report(ok, "uc_too_long_dropped", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }
 
 /*
@@ -310,12 +299,12 @@ out:
  * rvt_rkey_ok()), so the requester completes it as sent, nothing moves and
  * the responder takes the next message.
  */
-static void uc_write_refused(const char *name, int qp_deny, u32 key_flip)
+static void uc_write_refused(struct kt_test *t, int qp_deny, u32 key_flip)
 {
 	struct dpt_opts o = opts(IB_QPT_UC);
-	struct dpt_buf loc = {}, rem = {};
+	struct dpt_buf loc = { }, rem = { };
 	const char *why = "setup";
-	struct dpt_pair p = {};
+	struct kt_pair p = { };
 	struct ib_sge ssg, rsg;
 	struct ib_wc wc;
 	bool ok = false;
@@ -349,15 +338,17 @@ static void uc_write_refused(const char *name, int qp_deny, u32 key_flip)
 	     expect_wc(p.cq_b, WR_RECV, IB_WC_SUCCESS, IB_WC_RECV, &wc, &why) &&
 	     wc.byte_len == 64 && !memcmp(rem.va + RECV_OFF, loc.va, 64);
 out:
-	pair_destroy(&p);
-	buf_free(&loc);
-	buf_free(&rem);
-	report(ok, name, ok ? NULL : "%s", why);
+	dp_end(t, &p, &loc, &rem, ok, why);
 }
 
-void test_uc_write_refused(void)
+/* The responder QP lacks remote write. */
+void dp_uc_write_qp_refused(struct kt_test *t)
 {
-	uc_write_refused("uc_write_qp_without_remote_write_dropped",
-			 IB_ACCESS_REMOTE_WRITE, 0);
-	uc_write_refused("uc_write_bad_rkey_dropped", 0, 1);
+	uc_write_refused(t, IB_ACCESS_REMOTE_WRITE, 0);
+}
+
+/* The key is not the region's. */
+void dp_uc_write_rkey_refused(struct kt_test *t)
+{
+	uc_write_refused(t, 0, 1);
 }

@@ -3,16 +3,16 @@
  * rvt_dp_test: receiver not ready: RNR NAKs retried for ever (rnr_retry 7);
  * rnr_retry 0 is one of the refusals (dp_refusals.c).
  */
-#include "dp_test.h"
+#include "dp.h"
 
 /* rnr_retry 7 retries for ever: the send waits until a receive comes. */
-void test_rnr_retry_7(void)
+void dp_rnr_retry_7(struct kt_test *t)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
 	struct rvt_ibport *rvp = ib_to_rvt(env.ibdev)->ports[0];
 	const char *why = "setup";
 	struct dpt_buf buf;
-	struct dpt_pair p;
+	struct kt_pair p;
 	struct ib_sge sg;
 	u64 naks;
 	bool ok = false;
@@ -38,12 +38,12 @@ void test_rnr_retry_7(void)
 	     expect_wc(p.cq_b, 0xaa, IB_WC_SUCCESS, IB_WC_RECV, NULL, &why) &&
 	     !memcmp(buf.va, buf.va + 1024, 64);
 out_pair:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out:
 	buf_free(&buf);
 	if (ok)
-		report(ok, "rnr_retry_7", "%llu RNR NAKs",
-		       (unsigned long long)(rvp->n_rnr_naks - naks));
+		kt_result(t, ok, "%llu RNR NAKs",
+			  (unsigned long long)(rvp->n_rnr_naks - naks));
 	else
-		report(ok, "rnr_retry_7", "%s", why);
+		kt_result(t, ok, "%s", why);
 }

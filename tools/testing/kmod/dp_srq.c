@@ -2,7 +2,7 @@
 /*
  * rvt_dp_test: shared receive queues: traffic, resize and limit event.
  */
-#include "dp_test.h"
+#include "dp.h"
 
 static void srq_event(struct ib_event *ev, void *ctx)
 {
@@ -27,7 +27,7 @@ static int post_srq(struct ib_srq *srq, struct dpt_buf *buf, u64 first,
 }
 
 /* Send @n messages and check they took SRQ requests @first.. in order. */
-static bool srq_traffic(struct dpt_pair *p, u64 first, int n,
+static bool srq_traffic(struct kt_pair *p, u64 first, int n,
 			const char **why)
 {
 	int i;
@@ -59,7 +59,7 @@ static bool srq_has(struct ib_srq *srq, u32 max_wr, u32 limit)
  * a resize keeps the posted requests in order; a resize too small for
  * them, or a limit above max_wr, is refused.
  */
-void test_srq(void)
+void dp_srq(struct kt_test *t)
 {
 	struct ib_srq_init_attr sia = {
 		.event_handler = srq_event, .srq_type = IB_SRQT_BASIC,
@@ -70,8 +70,8 @@ void test_srq(void)
 	const char *why = "setup";
 	struct ib_srq *srq;
 	struct dpt_buf buf;
-	struct dpt_pair p;
-	int srq_ev = NO_EVENT;
+	struct kt_pair p;
+	int srq_ev = KT_NO_EVENT;
 	bool ok = false;
 
 	sia.srq_context = &srq_ev;
@@ -89,7 +89,7 @@ void test_srq(void)
 	attr.srq_limit = 5;
 	why = "arm";
 	if (ib_modify_srq(srq, &attr, IB_SRQ_LIMIT) || !srq_has(srq, 8, 5) ||
-	    !srq_traffic(&p, 1, 1, &why) || srq_ev != NO_EVENT)
+	    !srq_traffic(&p, 1, 1, &why) || srq_ev != KT_NO_EVENT)
 		goto out_pair;
 	if (!srq_traffic(&p, 2, 1, &why))
 		goto out_pair;
@@ -112,10 +112,10 @@ void test_srq(void)
 		goto out_pair;
 	ok = srq_traffic(&p, 17, 4, &why);
 out_pair:
-	pair_destroy(&p);
+	kt_pair_destroy(&p);
 out_srq:
 	ib_destroy_srq(srq);
 out:
 	buf_free(&buf);
-	report(ok, "srq_limit_resize", ok ? NULL : "%s", why);
+	kt_result(t, ok, ok ? NULL : "%s", why);
 }

@@ -28,6 +28,7 @@
 #include <linux/kthread.h>
 #include <linux/rwsem.h>
 #include <rdma/ib_verbs.h>
+#include "ktest.h"
 
 #define ST_MAX_THREADS 8	/* posters */
 #define ST_MAX_POLLERS 4
@@ -116,7 +117,7 @@ struct st_case {
 	enum st_rx_rule rx[ST_MAX_RX];
 	bool refuse_after;
 	const char *upstream_hazard;
-	void (*run)(const struct st_case *c);
+	void (*run)(struct kt_test *t, const struct st_case *c);
 };
 
 /**
@@ -273,18 +274,14 @@ struct st_flow {
 
 /**
  * struct st_env - what every case works with
- * @ibdev: the device under test
- * @pd: a kernel PD
- * @lid: port 1's LID
+ * @kt: the device under test, a kernel PD, port 1's LID
  * @seconds: run time of each case
  * @threads: posters per flow
  * @pollers: pollers per flow
  * @skip_hazards: skip the cases that deadlock or crash upstream's rdmavt
  */
 struct st_env {
-	struct ib_device *ibdev;
-	struct ib_pd *pd;
-	u32 lid;
+	struct kt_env kt;
 	unsigned int seconds;
 	unsigned int threads;
 	unsigned int pollers;
@@ -295,10 +292,6 @@ extern struct st_env st_env;
 extern union ib_gid st_mgid;
 
 /* stress_env.c */
-int st_results_open(unsigned int cases);
-void st_report(bool ok, const char *name, const char *fmt, ...) __printf(3, 4);
-void st_results_publish(void);
-void st_results_close(void);
 void st_fail(struct st_flow *f, const char *fmt, ...) __printf(2, 3);
 
 /* stress_msg.c */
@@ -332,7 +325,7 @@ void st_account_recv(struct st_flow *f, const struct ib_wc *wc);
 void st_ledger_verdict(struct st_flow *f);
 
 /* stress_cases.c */
-void st_run_flow(const struct st_case *c);
+void st_run_flow(struct kt_test *t, const struct st_case *c);
 int st_event_sender_err(struct st_flow *f);
 int st_event_destroy_rx(struct st_flow *f);
 int st_event_dereg_mr(struct st_flow *f);
@@ -341,9 +334,9 @@ int st_event_detach(struct st_flow *f);
 int st_event_destroy_srq(struct st_flow *f);
 
 /* stress_iter.c */
-void st_run_iter_walk(const struct st_case *c);
-void st_run_iter_cb(const struct st_case *c);
-void st_run_iter_strike(const struct st_case *c);
+void st_run_iter_walk(struct kt_test *t, const struct st_case *c);
+void st_run_iter_cb(struct kt_test *t, const struct st_case *c);
+void st_run_iter_strike(struct kt_test *t, const struct st_case *c);
 
 static inline u64 st_wr_id(enum st_kind kind, unsigned int t, u32 seq)
 {

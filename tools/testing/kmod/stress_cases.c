@@ -159,14 +159,14 @@ static void st_traffic(struct st_flow *f)
 	st_drain(f);
 }
 
-void st_run_flow(const struct st_case *c)
+void st_run_flow(struct kt_test *t, const struct st_case *c)
 {
 	struct st_flow *f;
 	int ret;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f) {
-		st_report(false, c->name, "no memory");
+		kt_result(t, false, "no memory");
 		return;
 	}
 	ret = st_flow_create(f, c) ?: st_ledger_alloc(f);
@@ -180,10 +180,10 @@ void st_run_flow(const struct st_case *c)
 	st_flow_destroy(f);
 	st_ledger_free(f);
 	if (atomic_read(&f->violations))
-		st_report(false, c->name, "%s (%d violations)", f->why,
+		kt_result(t, false, "%s (%d violations)", f->why,
 			  atomic_read(&f->violations));
 	else
-		st_report(true, c->name, "%s", f->info);
+		kt_result(t, true, "%s", f->info);
 	kfree(f);
 }
 

@@ -31,29 +31,16 @@ static void st_cq_event(struct ib_event *ev, void *ctx)
 }
 
 /* QP events follow from the cases' own errors; the ledger judges those. */
-static void st_qp_event(struct ib_event *ev, void *ctx)
-{
-}
-
 static struct ib_qp *st_make_qp(struct st_flow *f, struct ib_srq *srq,
 				u32 max_send_wr)
 {
-	struct ib_qp_init_attr ia = {
-		.event_handler = st_qp_event,
-		.qp_context = f,
-		.send_cq = f->cq,
-		.recv_cq = f->cq,
-		.srq = srq,
-		.cap = {
-			.max_send_wr = max_send_wr,
-			.max_recv_wr = srq ? 0 : ST_RQ_DEPTH,
-			.max_send_sge = 1, .max_recv_sge = 1,
-		},
-		.sq_sig_type = IB_SIGNAL_REQ_WR,
-		.qp_type = f->c->type,
+	const struct kt_qp_spec s = {
+		.type = f->c->type, .cq = f->cq, .srq = srq,
+		.send_wr = max_send_wr, .recv_wr = srq ? 0 : ST_RQ_DEPTH,
+		.sge = 1,
 	};
 
-	return ib_create_qp(st_env.pd, &ia);
+	return kt_qp_create(st_env.kt.pd, &s);
 }
 
 int st_qp_to_err(struct ib_qp *qp)
@@ -66,47 +53,14 @@ int st_qp_to_err(struct ib_qp *qp)
 /* INIT, RTR, RTS; @dest is the RC peer's QPN. */
 static int st_connect(struct ib_qp *qp, u32 dest)
 {
-	bool rc = qp->qp_type == IB_QPT_RC;
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_INIT, .pkey_index = 0, .port_num = 1,
-		.qp_access_flags = ST_ACCESS, .qkey = ST_QKEY,
+	const struct kt_path p = {
+		.access = ST_ACCESS, .qkey = ST_QKEY, .dlid = st_env.kt.lid,
+		.dest_qpn = dest, .mtu = IB_MTU_4096, .max_dest_rd_atomic = 16,
+		.min_rnr_timer = 1, .timeout = 14, .retry_cnt = 7,
+		.rnr_retry = 7, .max_rd_atomic = 16,
 	};
-	int mask = IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT;
-	int ret;
 
-	ret = ib_modify_qp(qp, &a, mask | (rc ? IB_QP_ACCESS_FLAGS :
-					   IB_QP_QKEY));
-	if (ret)
-		return ret;
-	a.qp_state = IB_QPS_RTR;
-	mask = IB_QP_STATE;
-	if (rc) {
-		a.path_mtu = IB_MTU_4096;
-		a.dest_qp_num = dest;
-		a.rq_psn = 0;
-		a.max_dest_rd_atomic = 16;
-		a.min_rnr_timer = 1;
-		a.ah_attr.type = rdma_ah_find_type(st_env.ibdev, 1);
-		rdma_ah_set_dlid(&a.ah_attr, st_env.lid);
-		rdma_ah_set_port_num(&a.ah_attr, 1);
-		mask |= IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
-			IB_QP_RQ_PSN | IB_QP_MAX_DEST_RD_ATOMIC |
-			IB_QP_MIN_RNR_TIMER;
-	}
-	ret = ib_modify_qp(qp, &a, mask);
-	if (ret)
-		return ret;
-	a.qp_state = IB_QPS_RTS;
-	a.sq_psn = 0;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 16;
-	mask = IB_QP_STATE | IB_QP_SQ_PSN;
-	if (rc)
-		mask |= IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
-			IB_QP_MAX_QP_RD_ATOMIC;
-	return ib_modify_qp(qp, &a, mask);
+	return kt_qp_connect(qp, &p);
 }
 
 /* Poll for the one completion of setup's REG_MR. */
@@ -139,15 +93,15 @@ static int st_reg_mr(struct st_flow *f, u8 *buf, unsigned int order,
 	struct ib_mr *mr;
 	int ret;
 
-	mr = ib_alloc_mr(st_env.pd, IB_MR_TYPE_MEM_REG, size >> PAGE_SHIFT);
+	mr = ib_alloc_mr(st_env.kt.pd, IB_MR_TYPE_MEM_REG, size >> PAGE_SHIFT);
 	if (IS_ERR(mr))
 		return PTR_ERR(mr);
 	*out = mr;
 	sg_init_one(&sg, buf, size);
-	if (ib_dma_map_sg(st_env.ibdev, &sg, 1, DMA_BIDIRECTIONAL) != 1)
+	if (ib_dma_map_sg(st_env.kt.ibdev, &sg, 1, DMA_BIDIRECTIONAL) != 1)
 		return -EIO;
 	ret = ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE);
-	ib_dma_unmap_sg(st_env.ibdev, &sg, 1, DMA_BIDIRECTIONAL);
+	ib_dma_unmap_sg(st_env.kt.ibdev, &sg, 1, DMA_BIDIRECTIONAL);
 	if (ret != 1)
 		return -EIO;
 	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
@@ -175,7 +129,7 @@ static int st_make_memory(struct st_flow *f)
 		return ret;
 	/* UD takes no REG_MR: its datagrams come from the PD's DMA MR. */
 	if (f->c->type != IB_QPT_RC) {
-		f->lkey = st_env.pd->local_dma_lkey;
+		f->lkey = st_env.kt.pd->local_dma_lkey;
 		return 0;
 	}
 	ret = st_reg_mr(f, f->local, f->local_order, IB_ACCESS_LOCAL_WRITE,
@@ -206,7 +160,7 @@ static int st_make_ah(struct st_flow *f)
 	unsigned int i;
 	int ret;
 
-	attr.type = rdma_ah_find_type(st_env.ibdev, 1);
+	attr.type = rdma_ah_find_type(st_env.kt.ibdev, 1);
 	rdma_ah_set_port_num(&attr, 1);
 	if (f->c->mcast) {
 		rdma_ah_set_dlid(&attr, ST_MLID);
@@ -218,10 +172,10 @@ static int st_make_ah(struct st_flow *f)
 				return ret;
 		}
 	} else {
-		rdma_ah_set_dlid(&attr, st_env.lid);
+		rdma_ah_set_dlid(&attr, st_env.kt.lid);
 		f->remote_qpn = f->b[0]->qp_num;
 	}
-	f->ah = rdma_create_ah(st_env.pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
+	f->ah = rdma_create_ah(st_env.kt.pd, &attr, RDMA_CREATE_AH_SLEEPABLE);
 	if (IS_ERR(f->ah)) {
 		ret = PTR_ERR(f->ah);
 		f->ah = NULL;
@@ -246,7 +200,7 @@ int st_post_rx(struct st_flow *f, unsigned int rxi, unsigned int slot)
 	struct ib_sge sge = {
 		.addr = (uintptr_t)(rx->bufs + slot * ST_RX_SLOT),
 		.length = ST_RX_SLOT,
-		.lkey = st_env.pd->local_dma_lkey,
+		.lkey = st_env.kt.pd->local_dma_lkey,
 	};
 	struct ib_recv_wr wr = {
 		.wr_id = st_recv_id(rxi, slot), .sg_list = &sge, .num_sge = 1,
@@ -339,14 +293,14 @@ int st_flow_create(struct st_flow *f, const struct st_case *c)
 	f->npollers = st_env.pollers;
 	spin_lock_init(&f->why_lock);
 	init_rwsem(&f->teardown);
-	f->cq = ib_create_cq(st_env.ibdev, NULL, st_cq_event, f, &cqa);
+	f->cq = ib_create_cq(st_env.kt.ibdev, NULL, st_cq_event, f, &cqa);
 	if (IS_ERR(f->cq)) {
 		ret = PTR_ERR(f->cq);
 		f->cq = NULL;
 		return ret;
 	}
 	if (c->srq) {
-		f->srq = ib_create_srq(st_env.pd, &sia);
+		f->srq = ib_create_srq(st_env.kt.pd, &sia);
 		if (IS_ERR(f->srq)) {
 			ret = PTR_ERR(f->srq);
 			f->srq = NULL;

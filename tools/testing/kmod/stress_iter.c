@@ -61,31 +61,22 @@ struct st_iter {
 
 static struct ib_qp *st_iter_qp(struct st_iter *it, enum ib_qp_type type)
 {
-	struct ib_qp_init_attr ia = {
-		.send_cq = it->cq, .recv_cq = it->cq,
-		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.sq_sig_type = IB_SIGNAL_REQ_WR,
-		.qp_type = type,
+	const struct kt_qp_spec s = {
+		.type = type, .cq = it->cq, .send_wr = 1, .recv_wr = 1,
+		.sge = 1,
 	};
 
-	return ib_create_qp(st_env.pd, &ia);
+	return kt_qp_create(st_env.kt.pd, &s);
 }
 
 /* To @state: INIT puts a QP in the table, RESET takes it out. */
 static int st_iter_move(struct ib_qp *qp, enum ib_qp_state state)
 {
-	struct ib_qp_attr a = {
-		.qp_state = state, .pkey_index = 0, .port_num = 1,
-		.qkey = ST_QKEY,
-	};
-	int mask = IB_QP_STATE;
+	const struct kt_path p = { .qkey = ST_QKEY };
 
 	if (state == IB_QPS_INIT)
-		mask |= IB_QP_PKEY_INDEX | IB_QP_PORT |
-			(qp->qp_type == IB_QPT_UD ? IB_QP_QKEY :
-			 IB_QP_ACCESS_FLAGS);
-	return ib_modify_qp(qp, &a, mask);
+		return kt_qp_to_init(qp, &p);
+	return kt_qp_to_state(qp, state);
 }
 
 /* Create, add to the table, and retire the oldest by reset or destroy. */
@@ -321,7 +312,7 @@ static int st_iter_setup(struct st_iter *it)
 	it->seen = vmalloc(ST_SEEN_MAX * sizeof(u32));
 	if (!it->seen)
 		return -ENOMEM;
-	it->cq = ib_create_cq(st_env.ibdev, NULL, NULL, NULL, &cqa);
+	it->cq = ib_create_cq(st_env.kt.ibdev, NULL, NULL, NULL, &cqa);
 	if (IS_ERR(it->cq)) {
 		ret = PTR_ERR(it->cq);
 		it->cq = NULL;
@@ -360,7 +351,7 @@ static int st_iter_churn(struct st_iter *it,
 			 int (*walk)(struct st_iter *it,
 				     struct rvt_dev_info *rdi))
 {
-	struct rvt_dev_info *rdi = ib_to_rvt(st_env.ibdev);
+	struct rvt_dev_info *rdi = ib_to_rvt(st_env.kt.ibdev);
 	struct task_struct *churn[ST_CHURNERS] = { };
 	unsigned long end = jiffies + st_env.seconds * HZ;
 	unsigned int i;
@@ -381,7 +372,7 @@ static int st_iter_churn(struct st_iter *it,
 	return ret ?: it->churn_err;
 }
 
-static void st_run_iter(const struct st_case *c,
+static void st_run_iter(struct kt_test *t,
 			int (*walk)(struct st_iter *it,
 				    struct rvt_dev_info *rdi))
 {
@@ -389,16 +380,16 @@ static void st_run_iter(const struct st_case *c,
 	int ret;
 
 	if (!it) {
-		st_report(false, c->name, "no memory");
+		kt_result(t, false, "no memory");
 		return;
 	}
 	ret = st_iter_setup(it) ?: st_iter_churn(it, walk);
 	st_iter_teardown(it);
 	if (ret)
-		st_report(false, c->name, "failed: %d", ret);
+		kt_result(t, false, "failed: %d", ret);
 	else
-		st_report(it->walks && !it->missed && !it->twice &&
-			  atomic_read(&it->churned), c->name,
+		kt_result(t, it->walks && !it->missed && !it->twice &&
+			  atomic_read(&it->churned),
 			  "walks %u, %u stable QPs: %u missed, %u twice; %d QPs churned%s%s",
 			  it->walks, ST_STABLE, it->missed, it->twice,
 			  atomic_read(&it->churned), it->why[0] ? "; " : "",
@@ -406,17 +397,17 @@ static void st_run_iter(const struct st_case *c,
 	kfree(it);
 }
 
-void st_run_iter_walk(const struct st_case *c)
+void st_run_iter_walk(struct kt_test *t, const struct st_case *c)
 {
-	st_run_iter(c, st_walk_resumable);
+	st_run_iter(t, st_walk_resumable);
 }
 
-void st_run_iter_cb(const struct st_case *c)
+void st_run_iter_cb(struct kt_test *t, const struct st_case *c)
 {
-	st_run_iter(c, st_walk_callback);
+	st_run_iter(t, st_walk_callback);
 }
 
-void st_run_iter_strike(const struct st_case *c)
+void st_run_iter_strike(struct kt_test *t, const struct st_case *c)
 {
-	st_run_iter(c, st_walk_strike);
+	st_run_iter(t, st_walk_strike);
 }

@@ -6,7 +6,8 @@
  * Loading the module runs every case once, for seconds= each, on port 1
  * of the device named by dev=, with threads= posting kthreads and
  * pollers= polling ones, and keeps the results in KTAP in
- * /sys/kernel/debug/rvt_stress/results until the module is removed.
+ * /sys/kernel/debug/rvt_stress/results until the module is removed
+ * (ktest.h).
  * skip_hazards=1 (the suite sets it on upstream's rdmavt) skips the cases
  * that deadlock or crash upstream's core; cases= runs only the cases
  * named (comma-separated) and skips the others, for debugging.
@@ -116,73 +117,66 @@ static bool st_selected(const char *name)
 	return false;
 }
 
-static void st_run_cases(void)
+static const char *st_skip(const struct kt_case *k)
 {
-	unsigned int i;
+	const struct st_case *c = &st_cases[k->arg];
 
-	for (i = 0; i < ARRAY_SIZE(st_cases); i++) {
-		const struct st_case *c = &st_cases[i];
-
-		if (!st_selected(c->name))
-			st_report(true, c->name, "SKIP not selected by cases=");
-		else if (c->upstream_hazard && st_env.skip_hazards)
-			st_report(true, c->name, "SKIP %s", c->upstream_hazard);
-		else if (c->run)
-			c->run(c);
-		else
-			st_run_flow(c);
-	}
+	if (!st_selected(c->name))
+		return "not selected by cases=";
+	if (c->upstream_hazard && st_env.skip_hazards)
+		return c->upstream_hazard;
+	return NULL;
 }
 
-static int st_setup_env(void)
+static void st_run_case(struct kt_test *t)
 {
-	struct ib_port_attr pa;
+	const struct st_case *c = &st_cases[t->c->arg];
 
-	st_env.ibdev = ib_device_get_by_name(dev, RDMA_DRIVER_UNKNOWN);
-	if (!st_env.ibdev) {
-		pr_err("rvt_stress: no device %s\n", dev);
-		return -ENODEV;
-	}
-	if (ib_query_port(st_env.ibdev, 1, &pa) || !pa.lid)
-		goto put_dev;
-	st_env.lid = pa.lid;
-	st_env.pd = ib_alloc_pd(st_env.ibdev, 0);
-	if (IS_ERR(st_env.pd))
-		goto put_dev;
+	if (c->run)
+		c->run(t, c);
+	else
+		st_run_flow(t, c);
+}
+
+static int st_setup(void)
+{
 	st_env.seconds = max(seconds, 1U);
 	st_env.threads = clamp(threads, 1U, (unsigned int)ST_MAX_THREADS);
 	st_env.pollers = clamp(pollers, 1U, (unsigned int)ST_MAX_POLLERS);
 	st_env.skip_hazards = skip_hazards;
-	return 0;
-
-put_dev:
-	ib_device_put(st_env.ibdev);
-	pr_err("rvt_stress: cannot set up on %s\n", dev);
-	return -EIO;
+	return kt_env_get(&st_env.kt, dev, true);
 }
+
+static void st_teardown(void)
+{
+	kt_env_put(&st_env.kt);
+}
+
+/* The library's table: a line per case above, by its index. */
+static struct kt_case st_table[ARRAY_SIZE(st_cases)];
+
+static struct kt_suite st_suite = {
+	.name = "rvt_stress",
+	.cases = st_table,
+	.ncases = ARRAY_SIZE(st_table),
+	.setup = st_setup,
+	.teardown = st_teardown,
+	.skip = st_skip,
+};
 
 static int __init rvt_stress_init(void)
 {
-	int ret;
+	unsigned int i;
 
-	ret = st_results_open(ARRAY_SIZE(st_cases));
-	if (ret)
-		return ret;
-	ret = st_setup_env();
-	if (ret) {
-		st_results_close();
-		return ret;
-	}
-	st_run_cases();
-	ib_dealloc_pd(st_env.pd);
-	ib_device_put(st_env.ibdev);
-	st_results_publish();
-	return 0;
+	for (i = 0; i < ARRAY_SIZE(st_cases); i++)
+		st_table[i] = (struct kt_case)KT_CASE_ARG(st_cases[i].name,
+							  st_run_case, i);
+	return kt_suite_run(&st_suite);
 }
 module_init(rvt_stress_init);
 
 static void __exit rvt_stress_exit(void)
 {
-	st_results_close();
+	kt_suite_exit(&st_suite);
 }
 module_exit(rvt_stress_exit);

@@ -190,35 +190,90 @@ ktap_result() {
 	fi
 }
 
-# report_ktap FILE PREFIX EXPECTED: one result per KTAP test line of
-# FILE. A module that reports fewer than EXPECTED tests gets one FAIL per
-# missing test; a plan line that disagrees with the tests, or more tests
-# than EXPECTED, is a FAIL of the harness (@PREFIX-ktap-plan).
+# report_ktap FILE PREFIX: one result per KTAP test line of FILE,
+# counted against the plan FILE gives ("1..N", which a module of
+# tools/testing/kmod writes before its first test): each planned test not
+# reported (the module stopped or crashed first) is a FAIL; no plan, or
+# more tests than planned, is a FAIL of the harness (@PREFIX-ktap-plan).
+# N goes to KMOD_PLANNED, for plan_kmods.
+KMOD_PLANNED=0
 report_ktap() {
-	local file=$1 prefix=$2 expected=$3 line plan='' n=0 i
+	local file=$1 prefix=$2 line plan='' n=0 i
 	while IFS= read -r line; do
 		case $line in
 		"ok "* | "not ok "*)
 			n=$((n + 1))
 			ktap_result "$prefix" "$line"
 			;;
-		"1.."*) plan=${line#1..} ;;
+		"1.."*) plan=${plan:-${line#1..}} ;;
 		esac
 	done <"$file"
-	for ((i = n + 1; i <= expected; i++)); do
-		fail "$prefix-missing-$i" "the module reported $n tests, $expected expected"
-	done
-	if [[ $plan != "$n" ]] || ((n > expected)); then
-		fail "@$prefix-ktap-plan" "plan ${plan:-missing}, $n tests reported, $expected expected"
+	if ! [[ $plan =~ ^[0-9]+$ ]]; then
+		fail "@$prefix-ktap-plan" "no plan in the module's results, $n tests reported"
+		return
 	fi
+	KMOD_PLANNED=$((KMOD_PLANNED + plan))
+	for ((i = n + 1; i <= plan; i++)); do
+		fail "$prefix-missing-$i" "the module reported $n of the $plan tests it planned"
+	done
+	((n <= plan)) ||
+		fail "@$prefix-ktap-plan" "plan $plan, $n tests reported"
 }
 
-# ktap_not_run PREFIX EXPECTED WHY: the module's tests, not run.
-ktap_not_run() {
-	local i
-	for ((i = 1; i <= $2; i++)); do
-		fail "$1-test-$i" "not run: $3"
-	done
+# ktap_passed FILE: FILE has a plan and every planned test passed.
+ktap_passed() {
+	local plan ok
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$1" | head -n 1)
+	ok=$(grep -c '^ok ' "$1")
+	[[ -n $plan ]] && ((plan > 0 && ok == plan)) && ! grep -q '^not ok ' "$1"
+}
+
+# plan_kmods N: the suite's plan, once its modules ran: N results of its
+# own and every test its modules planned (report_ktap).
+plan_kmods() {
+	plan $(($1 + KMOD_PLANNED))
+}
+
+# kmod_load PREFIX KO [PARAM=VALUE...]: load a kernel test module of
+# tools/testing/kmod, after rvt_ktest.ko, the library it runs on; the
+# module runs its tests as it loads. Steps PREFIX-lib and PREFIX-load.
+kmod_load() {
+	local prefix=$1 ko=$2 start=$SECONDS
+	shift 2
+	step "$prefix-lib" load_ktest || return
+	step "$prefix-load" insmod "$ko" "$@"
+	echo "    module ran for $((SECONDS - start)) s"
+}
+
+# kmod_report PREFIX KO: report the results of KO (loaded by kmod_load)
+# as PREFIX-<test>, read even when loading it failed part way (a crash
+# leaves what came before it, and the plan to count it against); then
+# unload it and the library (steps PREFIX-unload, PREFIX-unload-lib).
+kmod_report() {
+	local prefix=$1 name results out
+	name=$(basename "$2" .ko)
+	results=/sys/kernel/debug/$name/results
+	out=$(mktemp)
+	if cp "$results" "$out" 2>/dev/null; then
+		indent <"$out"
+		report_ktap "$out" "$prefix"
+	else
+		fail "@$prefix-results" "no results in $results"
+	fi
+	rm -f "$out"
+	step "$prefix-unload" rmmod "$name" &&
+		step "$prefix-unload-lib" rmmod rvt_ktest
+}
+
+# run_kmod PREFIX KO [PARAM=VALUE...]: load the kernel test module KO,
+# report its results, unload it. Every step's status counts.
+run_kmod() {
+	kmod_load "$@"
+	kmod_report "$1" "$2"
+}
+
+load_ktest() {
+	lsmod | grep -q '^rvt_ktest ' || insmod "$TESTING_DIR/kmod/rvt_ktest.ko"
 }
 
 # Load the IB core and the selected rdmavt core.
@@ -293,7 +348,8 @@ unload_rvtsw() {
 }
 
 unload_all() {
-	unload_rvtsw && { ! lsmod | grep -q '^rdmavt ' || rmmod rdmavt; }
+	unload_rvtsw && { ! lsmod | grep -q '^rdmavt ' || rmmod rdmavt; } &&
+		{ ! lsmod | grep -q '^rvt_ktest ' || rmmod rvt_ktest; }
 }
 
 # pingpong PROG SERVER_DEV:PORT CLIENT_DEV:PORT [ARGS...]: run PROG (one

@@ -5,7 +5,7 @@
  * log its completions and a snapshot).
  */
 #include <linux/module.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 static void ct_qp_event(struct ib_event *ev, void *ctx)
 {
@@ -195,9 +195,28 @@ u16 ct_full_pkey(void)
  */
 int ct_to_rts(struct ib_qp *qp, u32 port, u32 dlid, u32 dqpn)
 {
+	const struct ct_path path = {
+		.port = port, .dlid = dlid, .dqpn = dqpn, .timeout = 4,
+		.retry = 3, .rnr_retry = 3, .rd_atomic = 4, .min_rnr_timer = 1,
+	};
+
+	return ct_ladder(qp, &path);
+}
+
+/**
+ * ct_ladder - RESET to RTS, each move logged
+ * @qp: the QP; RC and UC get remote write, read and atomic access and
+ *	@l's path, the others the Q_Key 0x11111111
+ * @l: the path
+ *
+ * Context: the script.
+ * Return: 0 or the first failing modify's errno.
+ */
+int ct_ladder(struct ib_qp *qp, const struct ct_path *l)
+{
 	struct ib_qp_attr a = {
 		.qp_state = IB_QPS_INIT, .pkey_index = ct_full_pkey(),
-		.port_num = port, .qkey = 0x11111111,
+		.port_num = l->port, .qkey = 0x11111111,
 		.qp_access_flags = IB_ACCESS_REMOTE_WRITE |
 				   IB_ACCESS_REMOTE_READ |
 				   IB_ACCESS_REMOTE_ATOMIC,
@@ -216,15 +235,15 @@ int ct_to_rts(struct ib_qp *qp, u32 port, u32 dlid, u32 dqpn)
 	a.qp_state = IB_QPS_RTR;
 	mask = IB_QP_STATE;
 	if (!ud) {
-		ct_set_av(&a.ah_attr, port, dlid, 0);
+		ct_set_av(&a.ah_attr, l->port, l->dlid, 0);
 		a.path_mtu = IB_MTU_1024;
-		a.dest_qp_num = dqpn;
+		a.dest_qp_num = l->dqpn;
 		a.rq_psn = 0x100;
 		mask |= IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
 			IB_QP_RQ_PSN;
 		if (qp->qp_type == IB_QPT_RC) {
-			a.max_dest_rd_atomic = 4;
-			a.min_rnr_timer = 1;
+			a.max_dest_rd_atomic = l->rd_atomic;
+			a.min_rnr_timer = l->min_rnr_timer;
 			mask |= IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
 		}
 	}
@@ -236,10 +255,10 @@ int ct_to_rts(struct ib_qp *qp, u32 port, u32 dlid, u32 dqpn)
 	a.sq_psn = 0x100;
 	mask = IB_QP_STATE | IB_QP_SQ_PSN;
 	if (qp->qp_type == IB_QPT_RC) {
-		a.timeout = 4;
-		a.retry_cnt = 3;
-		a.rnr_retry = 3;
-		a.max_rd_atomic = 4;
+		a.timeout = l->timeout;
+		a.retry_cnt = l->retry;
+		a.rnr_retry = l->rnr_retry;
+		a.max_rd_atomic = l->rd_atomic;
 		mask |= IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
 			IB_QP_MAX_QP_RD_ATOMIC;
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * rvt_dp_test's shared framework: the module's state and KTAP report
- * (dp_report.c), buffers, polling, QP pairs and posting (dp_lib.c), and
- * the tests each dp_*.c file holds, in the order dp_main.c runs them.
+ * rvt_dp_test's shared part: buffers, polling, QP pairs and posting
+ * (dp_lib.c, on the library's ktest.h), and the tests each dp_*.c file
+ * holds; dp_main.c's table runs them.
  */
 #ifndef RVT_DP_TEST_H
 #define RVT_DP_TEST_H
@@ -12,6 +12,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
 #include <rdma/rdmavt_qp.h>
+#include "ktest.h"
 
 #define RESULTS_SIZE (32 * 1024)
 #define WAIT_MS 5000		/* for a completion that must come */
@@ -19,25 +20,6 @@
 #define BUF_SIZE (2 * PAGE_SIZE)
 #define FULL_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 		     IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC)
-#define NO_EVENT (-1)
-
-/**
- * struct dpt_env - what every test works with
- * @ibdev: the device under test
- * @pd: a kernel PD; its local_dma_lkey reaches all kernel memory
- * @lid: port 1's LID, the destination of every test's path
- * @ntests: tests reported so far
- * @results: the KTAP text
- * @len: its length
- */
-struct dpt_env {
-	struct ib_device *ibdev;
-	struct ib_pd *pd;
-	u32 lid;
-	unsigned int ntests;
-	char *results;
-	size_t len;
-};
 
 struct dpt_buf {
 	u8 *va;
@@ -75,26 +57,7 @@ struct dpt_opts {
 	bool no_rd_atomic;
 };
 
-/**
- * struct dpt_pair - two connected QPs
- * @cq_a: completions of the requester (send and receive)
- * @cq_b: completions of the responder
- * @a: the requester
- * @b: the responder
- * @ev_a: last asynchronous event of @a, or NO_EVENT
- * @ev_b: last asynchronous event of @b, or NO_EVENT
- * @cq_ev: last asynchronous event of either CQ, or NO_EVENT
- */
-struct dpt_pair {
-	struct ib_cq *cq_a, *cq_b;
-	struct ib_qp *a, *b;
-	int ev_a, ev_b, cq_ev;
-};
-
-extern struct dpt_env env;
-
-/* dp_report.c */
-void report(bool ok, const char *name, const char *fmt, ...) __printf(3, 4);
+extern struct kt_env env;
 
 /* dp_lib.c */
 int buf_alloc(struct dpt_buf *b);
@@ -107,16 +70,12 @@ bool stays_empty(struct ib_cq *cq);
 bool wait_async(const int *ev, int want);
 int qp_state(struct ib_qp *qp);
 struct dpt_opts opts(enum ib_qp_type type);
-void qp_event(struct ib_event *ev, void *ctx);
-void cq_event(struct ib_event *ev, void *ctx);
-int to_init(struct ib_qp *qp, int access);
-int to_rtr(struct ib_qp *qp, u32 dest, const struct dpt_opts *o);
-int to_rts(struct ib_qp *qp, const struct dpt_opts *o);
-struct ib_qp *make_qp(const struct dpt_opts *o, struct ib_cq *cq,
-		      struct ib_srq *srq, int *ev);
-struct ib_cq *make_cq(struct dpt_pair *p, int cqe);
-void pair_destroy(struct dpt_pair *p);
-int pair_create(struct dpt_pair *p, const struct dpt_opts *o);
+struct kt_path dp_path(const struct dpt_opts *o, int access, u32 dest);
+struct ib_qp *dp_qp(const struct dpt_opts *o, struct ib_cq *cq,
+		    struct ib_srq *srq, int *ev);
+int pair_create(struct kt_pair *p, const struct dpt_opts *o);
+void dp_end(struct kt_test *t, struct kt_pair *p, struct dpt_buf *a,
+	    struct dpt_buf *b, bool ok, const char *why);
 int post_recv(struct ib_qp *qp, u64 wr_id, struct ib_sge *sg, int n);
 int post_send(struct ib_qp *qp, struct ib_send_wr *wr);
 int send_op(struct ib_qp *qp, enum ib_wr_opcode op, u64 wr_id,
@@ -132,35 +91,55 @@ bool expect_wc(struct ib_cq *cq, u64 wr_id, enum ib_wc_status status,
 	       int opcode, struct ib_wc *out, const char **why);
 
 /* dp_data.c */
-void test_send(enum ib_qp_type type, const char *name);
-void test_write(enum ib_qp_type type, const char *name);
-void test_read(void);
-void test_atomics(void);
-void test_send_inv(void);
-void test_local_inv(void);
+void dp_send(struct kt_test *t);
+void dp_write(struct kt_test *t);
+void dp_read(struct kt_test *t);
+void dp_atomics(struct kt_test *t);
+void dp_send_inv(struct kt_test *t);
+void dp_local_inv(struct kt_test *t);
 
 /* dp_rnr.c */
-void test_rnr_retry_7(void);
+void dp_rnr_retry_7(struct kt_test *t);
 
-/* dp_refusals.c */
-void test_refusals(void);
-void test_uc_too_long(void);
-void test_uc_write_refused(void);
+/* dp_refusals.c: the refusals, by the table's line */
+enum dp_refusal {
+	DP_REF_WRITE_QP_WITHOUT_REMOTE_WRITE,
+	DP_REF_WRITE_IMM_QP_WITHOUT_REMOTE_WRITE,
+	DP_REF_READ_QP_WITHOUT_REMOTE_READ,
+	DP_REF_ATOMIC_QP_WITHOUT_REMOTE_ATOMIC,
+	DP_REF_WRITE_BAD_RKEY,
+	DP_REF_WRITE_IMM_BAD_RKEY,
+	DP_REF_READ_BAD_RKEY,
+	DP_REF_ATOMIC_BAD_RKEY,
+	DP_REF_WRITE_OUT_OF_BOUNDS,
+	DP_REF_WRITE_MR_WITHOUT_REMOTE_WRITE,
+	DP_REF_READ_WITHOUT_RESPONDER_RESOURCES,
+	DP_REF_ATOMIC_MISALIGNED,
+	DP_REF_SEND_TOO_LONG,
+	DP_REF_RECV_BAD_LKEY,
+	DP_REF_RNR_RETRY_0,
+};
+
+void dp_refusal(struct kt_test *t);
+void dp_uc_too_long(struct kt_test *t);
+void dp_uc_write_qp_refused(struct kt_test *t);
+void dp_uc_write_rkey_refused(struct kt_test *t);
 
 /* dp_posting.c */
-void test_post_checks(void);
-void test_wrong_states(void);
-void test_sq_full(void);
-void test_cq_overrun(void);
-void test_uc_lost_cq_overrun(void);
+void dp_post_checks(struct kt_test *t);
+void dp_wrong_states(struct kt_test *t);
+void dp_wrong_state_bad_wr(struct kt_test *t);
+void dp_sq_full(struct kt_test *t);
+void dp_cq_overrun(struct kt_test *t);
+void dp_uc_lost_cq_overrun(struct kt_test *t);
 
 /* dp_dest.c */
-void lost_request(const char *name, enum ib_qp_type type,
-		  bool wrong_type);
-void test_self(void);
-void test_comm_est(void);
+void dp_no_destination(struct kt_test *t);
+void dp_destination_wrong_type(struct kt_test *t);
+void dp_self(struct kt_test *t);
+void dp_comm_est(struct kt_test *t);
 
 /* dp_srq.c */
-void test_srq(void);
+void dp_srq(struct kt_test *t);
 
 #endif /* RVT_DP_TEST_H */

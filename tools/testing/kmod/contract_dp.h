@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Helpers the data path sequences share (rvt_contract_dp.c).
+ * Helpers the data path sequences share (contract_dp.c).
  */
 #ifndef RVT_CONTRACT_DP_H
 #define RVT_CONTRACT_DP_H
 
-#include "rvt_contract.h"
+#include "contract.h"
 
 #define CT_BUF 8192
 

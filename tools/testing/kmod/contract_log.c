@@ -16,7 +16,7 @@
 #include <linux/debugfs.h>
 #include <linux/jhash.h>
 #include <linux/vmalloc.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 #define CT_LOG_SIZE (8 * 1024 * 1024)
 #define CT_LINE 1024

@@ -12,7 +12,7 @@
  */
 #include <linux/module.h>
 #include <linux/pci.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("rdmavt contract test: an hfi1- or qib-like test driver");
@@ -99,7 +99,11 @@ static struct ct_dev *ct_alloc(const struct ct_pers *pers,
 	if (nosmi)
 		rdi->dparms.core_cap_flags &= ~RDMA_CORE_CAP_IB_SMI;
 	pers->set_callbacks(&rdi->driver_f);
-	rdi->post_parms = pers->post_parms;
+	memcpy(dev->post, pers->post_parms, sizeof(dev->post));
+	for (i = 0; pers->more_post && i < RVT_OPERATION_MAX; i++)
+		if (pers->more_post[i].length)
+			dev->post[i] = pers->more_post[i];
+	rdi->post_parms = dev->post;
 	rdi->wc_opcode = pers->wc_opcode;
 	for (i = 0; i < pers->nports; i++)
 		ct_init_port(dev, i);

@@ -7,7 +7,7 @@
  * rvt_cq_enter() directly, overflow, notification, resize).
  */
 #include <linux/delay.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 static void ct_log_port_attr(u32 port, int ret, struct ib_port_attr *a)
 {

@@ -11,7 +11,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_hdrs.h>
 #include <rdma/tid_rdma_defs.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 #define CT_PIOTHRESHOLD 256	/* hfi1: send at once when this short */
 #define CT_VL15_MTU 2048	/* hfi1: SMI packets go on VL15 */
@@ -62,6 +62,59 @@ static void ct_set_props(struct ib_device_attr *p, bool opa)
 		p->max_qp = 16384;
 		p->max_cqe = 0x2ffff;
 	}
+}
+
+/*
+ * hfi1's post table: IB_WR_OPFN (a reserved operation, hfi1/opfn.h) and
+ * TID RDMA (IB_WR_TID_RDMA_WRITE/READ, rdma/tid_rdma_defs.h).
+ */
+#define CT_WR_OPFN IB_WR_RESERVED3
+#define CT_ALL_UD (BIT(IB_QPT_UD) | BIT(IB_QPT_SMI) | BIT(IB_QPT_GSI))
+#define CT_RC_UC (BIT(IB_QPT_RC) | BIT(IB_QPT_UC))
+
+/* What both drivers post (all qib posts); hfi1 posts more. */
+static const struct rvt_operation_params ct_ib_post[RVT_OPERATION_MAX] = {
+	[IB_WR_RDMA_WRITE] = { sizeof(struct ib_rdma_wr), CT_RC_UC, 0 },
+	[IB_WR_RDMA_READ] = { sizeof(struct ib_rdma_wr), BIT(IB_QPT_RC),
+			      RVT_OPERATION_ATOMIC },
+	[IB_WR_ATOMIC_CMP_AND_SWP] = { sizeof(struct ib_atomic_wr),
+				       BIT(IB_QPT_RC),
+				       RVT_OPERATION_ATOMIC |
+				       RVT_OPERATION_ATOMIC_SGE },
+	[IB_WR_ATOMIC_FETCH_AND_ADD] = { sizeof(struct ib_atomic_wr),
+					 BIT(IB_QPT_RC),
+					 RVT_OPERATION_ATOMIC |
+					 RVT_OPERATION_ATOMIC_SGE },
+	[IB_WR_RDMA_WRITE_WITH_IMM] = { sizeof(struct ib_rdma_wr), CT_RC_UC, 0 },
+	[IB_WR_SEND] = { sizeof(struct ib_send_wr), CT_RC_UC | CT_ALL_UD, 0 },
+	[IB_WR_SEND_WITH_IMM] = { sizeof(struct ib_send_wr),
+				  CT_RC_UC | CT_ALL_UD, 0 },
+};
+
+/*
+ * RC and UC requests, as both drivers take them: up to 2 GB; one longer
+ * than the path MTU is left to the send engine (no call_send).
+ */
+static int ct_rc_uc_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
+			bool *call_send)
+{
+	if (wqe->length > 0x80000000U)
+		return -EINVAL;
+	if (wqe->length > qp->pmtu)
+		*call_send = false;
+	return 0;
+}
+
+/* The end of setup_wqe(): the script's veto (CT_VETO_WRID), the log. */
+static int ct_wqe_done(struct rvt_qp *qp, struct rvt_swqe *wqe, bool in,
+		       bool call_send, int ret)
+{
+	if (wqe->wr.wr_id == CT_VETO_WRID)
+		ret = -EINVAL;
+	ct_cb(CB_SETUP_WQE, qp, "op=%d len=%u ssn=%u psn=%#x-%#x sge=%d call_send=%d->%d -> %d",
+	      wqe->wr.opcode, wqe->length, wqe->ssn, wqe->psn, wqe->lpsn,
+	      wqe->wr.num_sge, in, call_send, ret);
+	return ret;
 }
 
 /* ---- hfi1 --------------------------------------------------------- */
@@ -211,10 +264,7 @@ static int ct_hfi1_setup_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
 	case IB_QPT_UC:
-		if (wqe->length > 0x80000000U)
-			ret = -EINVAL;
-		else if (wqe->length > qp->pmtu)
-			*call_send = false;
+		ret = ct_rc_uc_wqe(qp, wqe, call_send);
 		break;
 	case IB_QPT_SMI:
 		if (wqe->length > CT_VL15_MTU)
@@ -228,12 +278,7 @@ static int ct_hfi1_setup_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	}
 	if (!ret && wqe->length <= CT_PIOTHRESHOLD)
 		*call_send = true;
-	if (wqe->wr.wr_id == CT_VETO_WRID)
-		ret = -EINVAL;
-	ct_cb(CB_SETUP_WQE, qp, "op=%d len=%u ssn=%u psn=%#x-%#x sge=%d call_send=%d->%d -> %d",
-	      wqe->wr.opcode, wqe->length, wqe->ssn, wqe->psn, wqe->lpsn,
-	      wqe->wr.num_sge, in, *call_send, ret);
-	return ret;
+	return ct_wqe_done(qp, wqe, in, *call_send, ret);
 }
 
 static int ct_hfi1_comp_vect(struct rvt_dev_info *rdi, int comp_vect)
@@ -260,30 +305,7 @@ static void ct_hfi1_callbacks(struct rvt_driver_provided *f)
 	f->comp_vect_cpu_lookup = ct_hfi1_comp_vect;
 }
 
-/*
- * hfi1's post table: IB_WR_OPFN (a reserved operation, hfi1/opfn.h) and
- * TID RDMA (IB_WR_TID_RDMA_WRITE/READ, rdma/tid_rdma_defs.h).
- */
-#define CT_WR_OPFN IB_WR_RESERVED3
-#define CT_ALL_UD (BIT(IB_QPT_UD) | BIT(IB_QPT_SMI) | BIT(IB_QPT_GSI))
-#define CT_RC_UC (BIT(IB_QPT_RC) | BIT(IB_QPT_UC))
-
-static const struct rvt_operation_params ct_hfi1_post[RVT_OPERATION_MAX] = {
-	[IB_WR_RDMA_WRITE] = { sizeof(struct ib_rdma_wr), CT_RC_UC, 0 },
-	[IB_WR_RDMA_READ] = { sizeof(struct ib_rdma_wr), BIT(IB_QPT_RC),
-			      RVT_OPERATION_ATOMIC },
-	[IB_WR_ATOMIC_CMP_AND_SWP] = { sizeof(struct ib_atomic_wr),
-				       BIT(IB_QPT_RC),
-				       RVT_OPERATION_ATOMIC |
-				       RVT_OPERATION_ATOMIC_SGE },
-	[IB_WR_ATOMIC_FETCH_AND_ADD] = { sizeof(struct ib_atomic_wr),
-					 BIT(IB_QPT_RC),
-					 RVT_OPERATION_ATOMIC |
-					 RVT_OPERATION_ATOMIC_SGE },
-	[IB_WR_RDMA_WRITE_WITH_IMM] = { sizeof(struct ib_rdma_wr), CT_RC_UC, 0 },
-	[IB_WR_SEND] = { sizeof(struct ib_send_wr), CT_RC_UC | CT_ALL_UD, 0 },
-	[IB_WR_SEND_WITH_IMM] = { sizeof(struct ib_send_wr),
-				  CT_RC_UC | CT_ALL_UD, 0 },
+static const struct rvt_operation_params ct_hfi1_more_post[RVT_OPERATION_MAX] = {
 	[IB_WR_REG_MR] = { sizeof(struct ib_reg_wr), CT_RC_UC,
 			   RVT_OPERATION_LOCAL },
 	[IB_WR_LOCAL_INV] = { sizeof(struct ib_send_wr), CT_RC_UC,
@@ -321,7 +343,8 @@ const struct ct_pers ct_hfi1 = {
 	.set_params = ct_hfi1_params,
 	.set_callbacks = ct_hfi1_callbacks,
 	.init_pkeys = ct_hfi1_pkeys,
-	.post_parms = ct_hfi1_post,
+	.post_parms = ct_ib_post,
+	.more_post = ct_hfi1_more_post,
 	.wc_opcode = ct_hfi1_wc,
 };
 
@@ -413,30 +436,19 @@ static void ct_qib_notify_new_ah(struct ib_device *ibdev,
 static int ct_qib_setup_wqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			    bool *call_send)
 {
+	bool connected = qp->ibqp.qp_type == IB_QPT_RC ||
+			 qp->ibqp.qp_type == IB_QPT_UC;
 	bool in = *call_send;
-	int ret = 0;
+	int ret = -EINVAL;
 
-	switch (qp->ibqp.qp_type) {
-	case IB_QPT_RC:
-	case IB_QPT_UC:
-		if (wqe->length > 0x80000000U)
-			ret = -EINVAL;
-		else if (wqe->length > qp->pmtu)
-			*call_send = false;
-		break;
-	default:
-		if (wqe->length > (1U << rvt_get_swqe_ah(wqe)->log_pmtu))
-			ret = -EINVAL;
-		else
-			*call_send = true;
-		break;
+	if (connected) {
+		ret = ct_rc_uc_wqe(qp, wqe, call_send);
+	} else if (wqe->length <= (1U << rvt_get_swqe_ah(wqe)->log_pmtu)) {
+		/* a datagram that fits goes out at once */
+		*call_send = true;
+		ret = 0;
 	}
-	if (wqe->wr.wr_id == CT_VETO_WRID)
-		ret = -EINVAL;
-	ct_cb(CB_SETUP_WQE, qp, "op=%d len=%u ssn=%u psn=%#x-%#x sge=%d call_send=%d->%d -> %d",
-	      wqe->wr.opcode, wqe->length, wqe->ssn, wqe->psn, wqe->lpsn,
-	      wqe->wr.num_sge, in, *call_send, ret);
-	return ret;
+	return ct_wqe_done(qp, wqe, in, *call_send, ret);
 }
 
 /* A page of the QPN bitmap, installed under the table's lock as qib does. */
@@ -555,24 +567,6 @@ static void ct_qib_callbacks(struct rvt_driver_provided *f)
 	f->notify_free_mad_agent = ct_qib_notify_free_mad_agent;
 }
 
-static const struct rvt_operation_params ct_qib_post[RVT_OPERATION_MAX] = {
-	[IB_WR_RDMA_WRITE] = { sizeof(struct ib_rdma_wr), CT_RC_UC, 0 },
-	[IB_WR_RDMA_READ] = { sizeof(struct ib_rdma_wr), BIT(IB_QPT_RC),
-			      RVT_OPERATION_ATOMIC },
-	[IB_WR_ATOMIC_CMP_AND_SWP] = { sizeof(struct ib_atomic_wr),
-				       BIT(IB_QPT_RC),
-				       RVT_OPERATION_ATOMIC |
-				       RVT_OPERATION_ATOMIC_SGE },
-	[IB_WR_ATOMIC_FETCH_AND_ADD] = { sizeof(struct ib_atomic_wr),
-					 BIT(IB_QPT_RC),
-					 RVT_OPERATION_ATOMIC |
-					 RVT_OPERATION_ATOMIC_SGE },
-	[IB_WR_RDMA_WRITE_WITH_IMM] = { sizeof(struct ib_rdma_wr), CT_RC_UC, 0 },
-	[IB_WR_SEND] = { sizeof(struct ib_send_wr), CT_RC_UC | CT_ALL_UD, 0 },
-	[IB_WR_SEND_WITH_IMM] = { sizeof(struct ib_send_wr),
-				  CT_RC_UC | CT_ALL_UD, 0 },
-};
-
 static const enum ib_wc_opcode ct_qib_wc[RVT_OPERATION_MAX] = {
 	[IB_WR_RDMA_WRITE] = IB_WC_RDMA_WRITE,
 	[IB_WR_RDMA_WRITE_WITH_IMM] = IB_WC_RDMA_WRITE,
@@ -599,6 +593,6 @@ const struct ct_pers ct_qib = {
 	.set_params = ct_qib_params,
 	.set_callbacks = ct_qib_callbacks,
 	.init_pkeys = ct_qib_pkeys,
-	.post_parms = ct_qib_post,
+	.post_parms = ct_ib_post,
 	.wc_opcode = ct_qib_wc,
 };

@@ -9,7 +9,7 @@
  */
 #include <linux/hash.h>
 #include <linux/slab.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 /**
  * ct_query_qp - ib_query_qp(), everything logged

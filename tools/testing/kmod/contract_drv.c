@@ -8,7 +8,7 @@
  * GUID changes).
  */
 #include <rdma/ib_smi.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 /* IB_NOTICE_TRAP_* numbers of the traps the test driver sends. */
 #define CT_TRAP_CAP_MASK_CHG 144

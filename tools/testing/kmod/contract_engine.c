@@ -22,7 +22,7 @@
  */
 #include <linux/delay.h>
 #include <rdma/ib_hdrs.h>
-#include "rvt_contract.h"
+#include "contract.h"
 
 /* Stops a send engine that keeps rescheduling itself. */
 #define CT_PUMP_MAX 1000

@@ -7,7 +7,7 @@
  */
 #include <linux/slab.h>
 #include <rdma/ib_hdrs.h>
-#include "rvt_contract_dp.h"
+#include "contract_dp.h"
 
 /* ---- posting ------------------------------------------------------ */
 

@@ -5,7 +5,7 @@
  */
 #include <linux/crc32.h>
 #include <linux/slab.h>
-#include "rvt_contract_dp.h"
+#include "contract_dp.h"
 
 /**
  * ct_rc_qp - take an RC or UC QP to RTS with chosen timers
@@ -25,48 +25,14 @@
 int ct_rc_qp(struct ib_qp *qp, u32 port, u32 dlid, u32 dqpn, u8 timeout,
 	     u8 retry, u8 rnr_retry, u8 rd_atomic)
 {
-	struct ib_qp_attr a = {
-		.qp_state = IB_QPS_INIT, .pkey_index = ct_full_pkey(),
-		.port_num = port,
-		.qp_access_flags = IB_ACCESS_REMOTE_WRITE |
-				   IB_ACCESS_REMOTE_READ |
-				   IB_ACCESS_REMOTE_ATOMIC,
+	const struct ct_path path = {
+		.port = port, .dlid = dlid, .dqpn = dqpn, .timeout = timeout,
+		.retry = retry, .rnr_retry = rnr_retry, .rd_atomic = rd_atomic,
+		/* 10.24 ms: an RNR NAK's retry never races the next step. */
+		.min_rnr_timer = 20,
 	};
-	bool rc = qp->qp_type == IB_QPT_RC;
-	int mask, ret;
 
-	ret = ct_modify(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT |
-			IB_QP_ACCESS_FLAGS);
-	if (ret)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	ct_set_av(&a.ah_attr, port, dlid, 0);
-	a.path_mtu = IB_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 0x100;
-	a.max_dest_rd_atomic = rd_atomic;
-	/* 10.24 ms: an RNR NAK's retry never races the script's next step. */
-	a.min_rnr_timer = 20;
-	mask = IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
-	       IB_QP_RQ_PSN;
-	if (rc)
-		mask |= IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
-	ret = ct_modify(qp, &a, mask);
-	if (ret)
-		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTS;
-	a.sq_psn = 0x100;
-	a.timeout = timeout;
-	a.retry_cnt = retry;
-	a.rnr_retry = rnr_retry;
-	a.max_rd_atomic = rd_atomic;
-	mask = IB_QP_STATE | IB_QP_SQ_PSN;
-	if (rc)
-		mask |= IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
-			IB_QP_MAX_QP_RD_ATOMIC;
-	return ct_modify(qp, &a, mask);
+	return ct_ladder(qp, &path);
 }
 
 /**

@@ -9,7 +9,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <rdma/ib_hdrs.h>
-#include "rvt_contract_dp.h"
+#include "contract_dp.h"
 
 /* Register @mr with @key: posted IB_WR_REG_MR if the driver has it. */
 static int ct_reg(struct ib_qp *qp, struct ib_mr *mr, u32 key, int access)

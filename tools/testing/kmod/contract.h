@@ -149,6 +149,8 @@ struct ct_dev {
 	struct list_head qps;
 	spinlock_t pend_lock;	/* guards pending and every ct_qp.pend */
 	struct list_head pending;
+	/* the personality's post_send table, rdi.post_parms */
+	struct rvt_operation_params post[RVT_OPERATION_MAX];
 };
 
 /**
@@ -181,7 +183,8 @@ struct ct_qp {
  * @set_params: fills dparms and the device attributes
  * @set_callbacks: fills driver_f with this driver's set of callbacks
  * @init_pkeys: fills a port's P_Key table
- * @post_parms: the post_send table
+ * @post_parms: the post_send table both drivers share
+ * @more_post: the operations this driver posts beyond those, or NULL
  * @wc_opcode: the completion opcode table
  */
 struct ct_pers {
@@ -194,6 +197,7 @@ struct ct_pers {
 	void (*set_callbacks)(struct rvt_driver_provided *f);
 	void (*init_pkeys)(u16 *pkeys);
 	const struct rvt_operation_params *post_parms;
+	const struct rvt_operation_params *more_post;
 	const enum ib_wc_opcode *wc_opcode;
 };
 
@@ -240,7 +244,7 @@ static inline struct ct_dev *ibdev_to_ct(struct ib_device *ibdev)
 	return rdi_to_ct(ib_to_rvt(ibdev));
 }
 
-/* rvt_contract_log.c: the script's state, the log */
+/* contract_log.c: the script's state, the log */
 struct ct_port *ct_port(u32 port_num);
 struct ib_device *ct_ibdev(void);
 u32 ct_nports(void);
@@ -265,13 +269,13 @@ void ct_snap(void);
 void ct_snap_reset(void);
 void ct_selfcheck(const char *personality);
 
-/* rvt_contract_drv.c: callbacks every personality shares */
+/* contract_drv.c: callbacks every personality shares */
 void ct_set_common_callbacks(struct rvt_driver_provided *f);
 int ct_modify_device(struct ib_device *ibdev, int mask,
 		     struct ib_device_modify *props);
 void ct_send_trap(struct ct_dev *dev, u32 port_num, u16 trap_num);
 
-/* rvt_contract_engine.c: the send engine */
+/* contract_engine.c: the send engine */
 void ct_engine(struct rvt_qp *qp);
 bool ct_schedule(struct rvt_qp *qp, enum ct_cb cb, bool may_queue);
 void ct_unpend(struct rvt_qp *qp);
@@ -280,7 +284,7 @@ int ct_settle(unsigned int ms);
 void ct_restart_rc(struct rvt_qp *qp, u32 psn, int wait);
 void ct_rc_ack(struct rvt_qp *qp, u32 aeth);
 
-/* rvt_contract_verbs.c: the verbs the sequences use, logged */
+/* contract_verbs.c: the verbs the sequences use, logged */
 struct ib_qp *ct_create_qp_ia(const char *label, struct ib_qp_init_attr *ia);
 struct ib_qp *ct_create_qp(const char *label, enum ib_qp_type type,
 			   u32 port, struct ib_srq *srq, int send_wr,
@@ -289,6 +293,24 @@ void ct_destroy_qp(struct ib_qp *qp);
 int ct_modify(struct ib_qp *qp, struct ib_qp_attr *attr, int mask);
 int ct_modify_driver(struct ib_qp *qp, struct ib_qp_attr *attr, int mask);
 int ct_to_rts(struct ib_qp *qp, u32 port, u32 dlid, u32 dqpn);
+
+/**
+ * struct ct_path - what ct_ladder() sets
+ * @port: the QP's port
+ * @dlid: RC/UC: destination LID
+ * @dqpn: RC/UC: destination QPN
+ * @timeout: RC: local ACK timeout code
+ * @retry: RC: retry_cnt
+ * @rnr_retry: RC: rnr_retry
+ * @rd_atomic: RC: max_rd_atomic and max_dest_rd_atomic
+ * @min_rnr_timer: RC: the RNR NAK timer code
+ */
+struct ct_path {
+	u32 port, dlid, dqpn;
+	u8 timeout, retry, rnr_retry, rd_atomic, min_rnr_timer;
+};
+
+int ct_ladder(struct ib_qp *qp, const struct ct_path *l);
 u16 ct_full_pkey(void);
 void ct_query_qp(struct ib_qp *qp);
 void ct_set_av(struct rdma_ah_attr *ah, u32 port, u32 dlid, u8 sl);
