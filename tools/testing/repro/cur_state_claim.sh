@@ -1,7 +1,8 @@
 #!/bin/bash
 # Reproduces upstream rvt_modify_qp()'s trust in IB_QP_CUR_STATE
 # (cur_state_claim.py says how): on the distro core the modify succeeds,
-# the QP is in RTS with port 0 and its destroy reads rdi->ports[-1]. Either
+# the QP is in RTS with port 0, and its destroy reads rdi->ports[-1]: a
+# general protection fault in _rvt_reset_qp(), then the guest hangs. Either
 # core:
 #   RVT_CORE=distro tools/vm/run.sh --pci-testdev --timeout 600 \
 #       tools/testing/repro/cur_state_claim.sh

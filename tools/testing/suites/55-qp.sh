@@ -34,7 +34,7 @@ t state-machine qp_test states
 known_on_distro "upstream accepts out-of-range attributes such as an RC timeout of 32" \
 	'AssertionError: RC RTR->RTS timeout 32: succeeded, want EINVAL' \
 	bad-attributes qp_test attrs
-skip_on_distro "the distro core trusts cur_qp_state: a QP in RESET claimed in RTR goes to RTS with no port, and its destroy reads rdi->ports[-1]" \
+skip_on_distro "oopses the distro core: it trusts cur_qp_state, so a QP in RESET claimed in RTR reaches RTS with port 0 and its destroy reads rdi->ports[-1]" \
 	wrong-current-state qp_test cur-state
 t queue-sizes qp_test caps
 known_on_distro "upstream's query does not return the alternate path as it was set" \
