@@ -4,13 +4,19 @@
 # front door: `make demo`, `make demo-fabric` and `make check`.
 
 REPO := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
-KVER ?= $(shell cat $(REPO)/tools/pinned-kernel)
-KDIR ?= /usr/src/linux-headers-$(KVER)
+# The kernel to build for: make check's, or KVER=<release> of those in
+# tools/kernels; its headers are in the kernel cache (tools/kernels.sh),
+# where tools/setup.sh unpacks them.
+KVER ?= $(shell $(REPO)/tools/kernels.sh release)
+KDIR ?= $(shell $(REPO)/tools/kernels.sh dir $(KVER))/headers
 INSTALL_MOD_DIR ?= updates
 
 # Anything beyond the tree's own defaults (W=1, C=1, ...) goes through
 # on the command line as usual.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
+# A build's first step: say what to do if the headers are not there yet.
+CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): \
+	run tools/setup.sh (make setup), or give KDIR=' >&2; exit 1; }
 
 .PHONY: all modules tests clean install setup check check-debug demo \
 	demo-fabric bench man style
@@ -18,13 +24,16 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 all: modules
 
 modules:
+	$(CHECK_KDIR)
 	$(KBUILD) modules
 
 # The modules plus the kernel-side test modules under tools/testing/kmod.
 tests:
+	$(CHECK_KDIR)
 	$(KBUILD) RVT_TESTS=1 modules
 
 clean:
+	$(CHECK_KDIR)
 	$(KBUILD) RVT_TESTS=1 clean
 	rm -rf $(REPO)/build/man
 

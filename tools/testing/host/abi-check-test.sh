@@ -9,7 +9,7 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 WORK=${1:-$REPO/build/abi-check-test}
-KDIR=/usr/src/linux-headers-$(cat "$REPO/tools/pinned-kernel")
+KDIR=$("$REPO/tools/kernels.sh" dir)/headers
 FAILED=0
 
 # build VARIANT [MAKE-VARS...]: a fresh copy of the fixture built in
