@@ -61,7 +61,8 @@ bench() {
 
 # The QP table at scale (tools/testing/kmod/rvt_scale_bench.ko): per-QP
 # costs with SCALE_COUNTS QPs alive, on the rdmavt cores only (rxe has no
-# QP table of rdmavt's), as rows scale_<figure>_<count>.
+# QP table of rdmavt's), as rows scale_<figure>_<count>; at the first
+# count also what a destroy costs the other CPUs (destroy_*_<c>cpu).
 SCALE_KO=$REPO/tools/testing/kmod/rvt_scale_bench.ko
 SCALE_RESULTS=/sys/kernel/debug/rvt_scale_bench/results
 SCALE_COUNTS=1000,10000,100000
@@ -74,7 +75,8 @@ scale_bench() {
 	done
 	echo "== $target scale: $SCALE_COUNTS" >>"$LOG"
 	if ! RVT_CORE=$target load_rvtsw max_qp=$((max + 16)) >>"$LOG" 2>&1 ||
-		! insmod "$SCALE_KO" "counts=$SCALE_COUNTS" >>"$LOG" 2>&1; then
+		! insmod "$SCALE_KO" "counts=$SCALE_COUNTS" cost_qps=100 \
+			>>"$LOG" 2>&1; then
 		echo "RVT-BENCH $target scale failed -"
 		((FAILURES++))
 		unload_all >>"$LOG" 2>&1
