@@ -80,15 +80,20 @@ struct rvt_lb {
  * engine owned by the caller (RVT_S_BUSY), so the request's entry and its
  * SGEs are stable. Data moves straight between the two QPs' regions.
  *
- * Errors follow the IBTA's responder classes. On RC, a request the
- * responder refuses (access rights, keys, bounds, lengths, alignment) is
- * NAKed: the requester completes it with the remote error and the
- * responder goes to the error state. A UC responder silently drops what
- * it refuses, keeping a receive request it had taken for the next
- * message; UC requesters never hear of it. A responder's own fault (an
- * unusable receive request, already completed in error) puts it in the
- * error state on either transport; an RC requester then sees
- * IB_WC_REM_OP_ERR.
+ * Errors follow the IBTA's responder classes, with the statuses upstream's
+ * loopback and hfi1's and qib's RC receive paths give them. On RC, a
+ * request the responder refuses is NAKed and the responder goes to the
+ * error state: an invalid request (the QP lacks the remote access flag,
+ * no responder resources, a misaligned atomic, a message longer than the
+ * receive request) with the Invalid Request NAK, which the requester
+ * completes with IB_WC_REM_INV_REQ_ERR and a receive in progress with
+ * IB_WC_LOC_QP_OP_ERR; a key the region or its bounds refuse with the
+ * Remote Access Error NAK (IB_WC_REM_ACCESS_ERR, IB_WC_LOC_PROT_ERR). A
+ * UC responder silently drops what it refuses, keeping a receive request
+ * it had taken for the next message; UC requesters never hear of it. A
+ * responder's own fault (an unusable receive request, already completed
+ * in error) puts it in the error state on either transport; an RC
+ * requester then sees IB_WC_REM_OP_ERR.
  */
 static bool rvt_lb_is_uc(const struct rvt_lb *lb)
 {
@@ -111,6 +116,18 @@ static enum rvt_lb_outcome rvt_lb_refuse(struct rvt_lb *lb,
 	return RVT_LB_DONE;
 }
 
+/* An invalid request: the Invalid Request NAK. */
+static enum rvt_lb_outcome rvt_lb_invalid(struct rvt_lb *lb)
+{
+	return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR, IB_WC_LOC_QP_OP_ERR);
+}
+
+/* A key, bounds or region access refused: the Remote Access Error NAK. */
+static enum rvt_lb_outcome rvt_lb_access_err(struct rvt_lb *lb)
+{
+	return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR, IB_WC_LOC_PROT_ERR);
+}
+
 /* The receive request the responder took was unusable. */
 static enum rvt_lb_outcome rvt_lb_responder_fault(struct rvt_lb *lb)
 {
@@ -121,9 +138,15 @@ static enum rvt_lb_outcome rvt_lb_responder_fault(struct rvt_lb *lb)
 	return RVT_LB_DONE;
 }
 
-/* No receive request: RC answers with an RNR NAK, UC drops the message. */
-static enum rvt_lb_outcome rvt_lb_no_rwqe(struct rvt_lb *lb)
+/*
+ * No receive request for the message (@ret 0): RC answers with an RNR
+ * NAK, UC drops the message. An unusable one (@ret < 0): the responder's
+ * fault.
+ */
+static enum rvt_lb_outcome rvt_lb_no_rwqe(struct rvt_lb *lb, int ret)
 {
+	if (ret < 0)
+		return rvt_lb_responder_fault(lb);
 	if (rvt_lb_is_uc(lb))
 		return RVT_LB_DONE;
 	lb->rnr_timer = lb->rqp->r_min_rnr_timer;
@@ -240,7 +263,12 @@ static void rvt_lb_recv_done(struct rvt_lb *lb, enum ib_wc_opcode opcode,
 		rvt_rc_error(rqp, IB_WC_LOC_QP_OP_ERR);
 }
 
-/* A message longer than the receive buffer: IBTA class C (RC) or D (UC). */
+/*
+ * A message longer than the receive buffer: IBTA class C (RC) or D (UC).
+ * On RC the receive completes with IB_WC_LOC_QP_OP_ERR, not
+ * IB_WC_LOC_LEN_ERR: what hfi1's and qib's RC receive paths report for
+ * the same message from another node (Documentation/datapath.rst).
+ */
 static enum rvt_lb_outcome rvt_lb_too_long(struct rvt_lb *lb)
 {
 	if (rvt_lb_is_uc(lb)) {
@@ -248,7 +276,7 @@ static enum rvt_lb_outcome rvt_lb_too_long(struct rvt_lb *lb)
 		lb->rqp->r_flags |= RVT_R_REUSE_SGE;
 		return RVT_LB_DONE;
 	}
-	return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR, IB_WC_LOC_LEN_ERR);
+	return rvt_lb_invalid(lb);
 }
 
 /* SEND, SEND_WITH_IMM, SEND_WITH_INV: into the next receive request. */
@@ -260,10 +288,8 @@ static enum rvt_lb_outcome rvt_lb_send(struct rvt_lb *lb)
 	int ret;
 
 	ret = rvt_lb_take_rwqe(rqp, false);
-	if (ret < 0)
-		return rvt_lb_responder_fault(lb);
-	if (!ret)
-		return rvt_lb_no_rwqe(lb);
+	if (ret <= 0)
+		return rvt_lb_no_rwqe(lb, ret);
 	if (wqe->length > rqp->r_len)
 		return rvt_lb_too_long(lb);
 
@@ -279,34 +305,46 @@ static enum rvt_lb_outcome rvt_lb_send(struct rvt_lb *lb)
 	return RVT_LB_DONE;
 }
 
-/* RDMA WRITE, RDMA WRITE_WITH_IMM: into the region the rkey names. */
+/*
+ * RDMA WRITE, RDMA WRITE_WITH_IMM: into the region the rkey names.
+ *
+ * A write with immediate data consumes a receive request. An RC responder
+ * takes it before it checks the key, as upstream's loopback does: without
+ * one the write is RNR NAKed whatever its key, and a refused key then
+ * completes the receive in error. A UC responder takes it after the key,
+ * as hfi1's and qib's UC receive paths do, so that a message dropped for
+ * its key leaves the receive to the next message.
+ */
 static enum rvt_lb_outcome rvt_lb_write(struct rvt_lb *lb)
 {
 	struct rvt_qp *rqp = lb->rqp;
 	struct rvt_swqe *wqe = lb->wqe;
 	bool imm = wqe->wr.opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+	bool rwqe_first = imm && !rvt_lb_is_uc(lb);
 	struct rvt_sge_state dst = { };
 	int ret;
 
 	if (!(rqp->qp_access_flags & IB_ACCESS_REMOTE_WRITE))
-		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
-				     IB_WC_LOC_ACCESS_ERR);
+		return rvt_lb_invalid(lb);
+	if (rwqe_first) {
+		ret = rvt_lb_take_rwqe(rqp, true);
+		if (ret <= 0)
+			return rvt_lb_no_rwqe(lb, ret);
+	}
 	/* A zero-length write names no memory: its key is not checked. */
 	if (wqe->length) {
 		if (!rvt_rkey_ok(rqp, &dst.sge, wqe->length,
 				 wqe->rdma_wr.remote_addr, wqe->rdma_wr.rkey,
 				 IB_ACCESS_REMOTE_WRITE))
-			return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
-					     IB_WC_LOC_ACCESS_ERR);
+			return rvt_lb_access_err(lb);
 		dst.num_sge = 1;
 		dst.total_len = wqe->length;
 	}
-	if (imm) {
+	if (imm && !rwqe_first) {
 		ret = rvt_lb_take_rwqe(rqp, true);
 		if (ret <= 0) {
 			rvt_put_ss(&dst);
-			return ret ? rvt_lb_responder_fault(lb) :
-				     rvt_lb_no_rwqe(lb);
+			return rvt_lb_no_rwqe(lb, ret);
 		}
 	}
 
@@ -335,18 +373,14 @@ static enum rvt_lb_outcome rvt_lb_read(struct rvt_lb *lb)
 	struct rvt_sge_state src = { };
 	struct rvt_sge_state dst;
 
-	if (!(rqp->qp_access_flags & IB_ACCESS_REMOTE_READ))
-		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
-				     IB_WC_LOC_ACCESS_ERR);
-	if (!rvt_lb_has_rd_atomic(lb))
-		return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR,
-				     IB_WC_LOC_QP_OP_ERR);
+	if (!(rqp->qp_access_flags & IB_ACCESS_REMOTE_READ) ||
+	    !rvt_lb_has_rd_atomic(lb))
+		return rvt_lb_invalid(lb);
 	if (!wqe->length)
 		return RVT_LB_DONE;
 	if (!rvt_rkey_ok(rqp, &src.sge, wqe->length, wqe->rdma_wr.remote_addr,
 			 wqe->rdma_wr.rkey, IB_ACCESS_REMOTE_READ))
-		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
-				     IB_WC_LOC_ACCESS_ERR);
+		return rvt_lb_access_err(lb);
 	src.num_sge = 1;
 	src.total_len = wqe->length;
 
@@ -375,23 +409,18 @@ static enum rvt_lb_outcome rvt_lb_atomic(struct rvt_lb *lb)
 	struct rvt_sge target;
 	u64 old;
 
-	if (!(rqp->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC))
-		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
-				     IB_WC_LOC_ACCESS_ERR);
-	if (!rvt_lb_has_rd_atomic(lb) ||
+	if (!(rqp->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC) ||
+	    !rvt_lb_has_rd_atomic(lb) ||
 	    !IS_ALIGNED(wqe->atomic_wr.remote_addr, sizeof(u64)))
-		return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR,
-				     IB_WC_LOC_QP_OP_ERR);
+		return rvt_lb_invalid(lb);
 	if (!rvt_rkey_ok(rqp, &target, sizeof(u64), wqe->atomic_wr.remote_addr,
 			 wqe->atomic_wr.rkey, IB_ACCESS_REMOTE_ATOMIC))
-		return rvt_lb_refuse(lb, IB_WC_REM_ACCESS_ERR,
-				     IB_WC_LOC_ACCESS_ERR);
+		return rvt_lb_access_err(lb);
 	/* The region's IB address may be aligned where its pages are not. */
 	if (!IS_ALIGNED((uintptr_t)target.vaddr, sizeof(u64)) ||
 	    target.length < sizeof(u64)) {
 		rvt_put_mr(target.mr);
-		return rvt_lb_refuse(lb, IB_WC_REM_INV_REQ_ERR,
-				     IB_WC_LOC_QP_OP_ERR);
+		return rvt_lb_invalid(lb);
 	}
 	old = rvt_lb_do_atomic(wqe, target.vaddr);
 	rvt_put_mr(target.mr);

@@ -10,7 +10,7 @@
 # RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier),
 # RVT_BENCH_QPS (live QPs of the scale rows, default 1000,10000,100000)
 # and RVT_BENCH_TARGETS (default "ours distro rxe") are passed to the
-# guest's half, tools/testing/bench-guest.sh; RVT_BENCH_MEM is the
+# guest's half, tools/guest/bench.sh; RVT_BENCH_MEM is the
 # guest's memory in MB (default 6144: 100k QPs take more than a GB),
 # RVT_BENCH_SMP its vCPUs (default 4, for the multi-QP rows) and
 # RVT_BENCH_ICOUNT the shift of the wr rows' instruction-counted clock
@@ -67,7 +67,7 @@ table() {
 }
 
 # boot NAME RUN_OPTS... -- GUEST_OPTS...: one guest running
-# bench-guest.sh, its output appended to guest.log (console:
+# tools/guest/bench.sh, its output appended to guest.log (console:
 # serial-NAME.log).
 boot() {
 	local name=$1 run_opts=() targets
@@ -82,7 +82,7 @@ boot() {
 	"$REPO/tools/vm/run.sh" --pci-testdev --no-slab-debug \
 		--log "$OUT/serial-$name.log" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" "${run_opts[@]}" \
-		"$REPO/tools/testing/bench-guest.sh" \
+		"$REPO/tools/guest/bench.sh" \
 		--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}" \
 		"$@" "${targets[@]}" >>"$OUT/guest.log" 2>&1
 }

@@ -13,8 +13,8 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # compile_insn_profile, shared with run.sh
-# shellcheck source-path=SCRIPTDIR source=vm/lib.sh
-source "$REPO/tools/vm/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=vm/env.sh
+source "$REPO/tools/vm/env.sh"
 OUT=$REPO/build/check
 PASSED=0
 FAILED=0
@@ -135,7 +135,12 @@ host_steps() {
 	host_step shellcheck "$REPO/tools/style.sh" shellcheck
 	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
 	host_step readme-layout "$REPO/tools/testing/host/layout_test.sh"
+	host_step layers "$REPO/tools/testing/host/layers_test.py"
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
+	host_step contract-compare "$REPO/tools/testing/host/contract_compare_test.sh"
+	# make deb, lintian on it; make check-dkms installs it in the guest.
+	host_step deb-package "$REPO/tools/deb.sh"
+	host_step dkms-conf "$REPO/tools/testing/host/dkms_conf_test.sh"
 }
 
 main() {

@@ -10,8 +10,8 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The fabric demo waits for the SM's sweeps and for IPoIB's joins: under
 # TCG on a busy machine, more than run.sh's default ten minutes.
 case ${1:-} in
-"") guest=demo-guest.sh log=demo-serial.log timeout=600 ;;
-fabric) guest=demo-fabric-guest.sh log=demo-fabric-serial.log timeout=1200 ;;
+"") guest=demo.sh log=demo-serial.log timeout=600 ;;
+fabric) guest=demo-fabric.sh log=demo-fabric-serial.log timeout=1200 ;;
 *)
 	echo "usage: ${0##*/} [fabric]" >&2
 	exit 2
@@ -20,4 +20,4 @@ esac
 
 make -C "$REPO" modules
 exec "$REPO/tools/vm/run.sh" --timeout "$timeout" --log "$REPO/build/$log" \
-	"$REPO/tools/testing/$guest"
+	"$REPO/tools/guest/$guest"

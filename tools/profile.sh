@@ -34,7 +34,7 @@ run_guest() {
 	echo "profile: $case x $iters on $core"
 	"$REPO/tools/vm/run.sh" --pci-testdev --no-slab-debug --smp 2 --icount 3 \
 		--insn-profile "$OUT/$name.prof" --log "$OUT/$name.log" \
-		--timeout 1800 "$REPO/tools/testing/profile-guest.sh" \
+		--timeout 1800 "$REPO/tools/guest/profile.sh" \
 		"$core" "$case" "$iters" >"$OUT/$name.out" 2>&1 || {
 		echo "profile: the $core guest failed (see $OUT/$name.log)"
 		return 1

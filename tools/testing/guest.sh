@@ -13,8 +13,8 @@
 # run ends there, with the same report of what is stuck.
 set -uo pipefail
 
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/suite.sh"
 
 SUITE_TIMEOUT=${RVT_SUITE_TIMEOUT:-900}
 UNLOAD_TIMEOUT=${RVT_UNLOAD_TIMEOUT:-300}
@@ -65,7 +65,7 @@ run_bounded() {
 unload_after() {
 	local name=$1 rc=0
 	run_bounded "unloading after suite $name" "$UNLOAD_TIMEOUT" \
-		bash -c "source '$TESTING_DIR/lib.sh' && unload_all >/dev/null 2>&1" ||
+		bash -c "source '$TESTING_DIR/lib/suite.sh' && unload_all >/dev/null 2>&1" ||
 		rc=$?
 	# unload_all's own status is not a verdict: what it could not remove
 	# is the next suite's failure to load. Only a hang is this one's.

@@ -5,13 +5,13 @@
 # Usage: mkinitramfs.sh [OUT]
 #
 # The image is cached as build/vm/initramfs-<release>.cpio.gz (one per
-# kernel, see lib.sh for which one boots) and only rebuilt when an
+# kernel, see env.sh for which one boots) and only rebuilt when an
 # input (this script, init, busybox, the module files) changes; OUT, if given
 # and different, receives a copy.
 set -euo pipefail
 
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 BUSYBOX=/bin/busybox
 # Modules the stage-1 init needs; their dependencies are added automatically.

@@ -15,8 +15,8 @@
 # usage errors.
 set -euo pipefail
 
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 EXIT_KERNEL_ERRORS=120
 EXIT_TIMEOUT=124

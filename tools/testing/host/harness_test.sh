@@ -1,7 +1,7 @@
 #!/bin/bash
 # Host test of the test harness itself, no guest needed: the fixture
 # suites under tools/testing/fixtures/harness/suites run through the real
-# guest.sh and lib.sh on both cores' names, their results go to a
+# guest.sh and lib/suite.sh on both cores' names, their results go to a
 # results channel (a file here, a serial port of its own in the guest)
 # and the host's tally (lib/results.py, what make check counts) must
 # report each one exactly as recorded in expected.records and
@@ -156,8 +156,8 @@ check "boot deadline" <(printf '%s\n' 'wedged: guest killed' \
 # shellcheck disable=SC2317 # called through check
 perftest_verdicts() {
 	local f name peer
-	# shellcheck source-path=SCRIPTDIR source=../lib.sh
-	source "$TESTING/lib.sh"
+	# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+	source "$TESTING/lib/suite.sh"
 	# shellcheck source-path=SCRIPTDIR source=../lib/perftest.sh
 	source "$TESTING/lib/perftest.sh"
 	for f in "$FIXTURES"/../perftest/*.out; do

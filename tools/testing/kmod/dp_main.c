@@ -21,11 +21,6 @@ static char *dev = "rvtsw_0";
 module_param(dev, charp, 0444);
 MODULE_PARM_DESC(dev, "rdmavt device to test (default rvtsw_0)");
 
-bool cq_overrun_race;
-module_param(cq_overrun_race, bool, 0444);
-MODULE_PARM_DESC(cq_overrun_race,
-		 "cq_overrun destroys its QPs without waiting for the send engine (reproduces upstream's loopback deadlock; never in make check)");
-
 static struct debugfs_blob_wrapper results_blob;
 static struct dentry *debugfs_dir;
 
@@ -42,19 +37,13 @@ static void run_tests(void)
 	test_send_inv();
 	test_local_inv();
 	test_self();
-	test_rnr_retry_0();
 	test_rnr_retry_7();
 	test_post_checks();
 	test_wrong_states();
 	test_sq_full();
 	test_cq_overrun();
 	test_uc_lost_cq_overrun();
-	test_write_faults();
-	test_recv_faults();
-	rd_atomic_fault("read_without_responder_resources", true,
-			IB_WR_RDMA_READ, 0);
-	rd_atomic_fault("atomic_misaligned", false,
-			IB_WR_ATOMIC_FETCH_AND_ADD, 4);
+	test_refusals();
 	test_uc_too_long();
 	lost_request("rc_no_destination", IB_QPT_RC, false);
 	lost_request("rc_destination_wrong_type", IB_QPT_RC, true);

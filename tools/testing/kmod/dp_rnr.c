@@ -1,33 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * rvt_dp_test: receiver not ready: RNR NAKs with rnr_retry 0 and 7.
+ * rvt_dp_test: receiver not ready: RNR NAKs retried for ever (rnr_retry 7);
+ * rnr_retry 0 is one of the refusals (dp_refusals.c).
  */
 #include "dp_test.h"
-
-/* rnr_retry 0: the first RNR NAK fails the request and the requester. */
-void test_rnr_retry_0(void)
-{
-	struct dpt_opts o = opts(IB_QPT_RC);
-	const char *why = "setup";
-	struct dpt_pair p;
-	bool ok = false;
-
-	o.rnr_retry = 0;
-	o.min_rnr_timer = 1;
-	if (pair_create(&p, &o))
-		goto out;
-	why = "post";
-	if (send_op(p.a, IB_WR_SEND, 10, NULL, 0))
-		goto out_pair;
-	if (!expect_wc(p.cq_a, 10, IB_WC_RNR_RETRY_EXC_ERR, -1, NULL, &why))
-		goto out_pair;
-	why = "states";
-	ok = qp_state(p.a) == IB_QPS_ERR && qp_state(p.b) == IB_QPS_RTS;
-out_pair:
-	pair_destroy(&p);
-out:
-	report(ok, "rnr_retry_0", ok ? NULL : "%s", why);
-}
 
 /* rnr_retry 7 retries for ever: the send waits until a receive comes. */
 void test_rnr_retry_7(void)

@@ -92,7 +92,6 @@ struct dpt_pair {
 };
 
 extern struct dpt_env env;
-extern bool cq_overrun_race;
 
 /* dp_report.c */
 void report(bool ok, const char *name, const char *fmt, ...) __printf(3, 4);
@@ -141,14 +140,10 @@ void test_send_inv(void);
 void test_local_inv(void);
 
 /* dp_rnr.c */
-void test_rnr_retry_0(void);
 void test_rnr_retry_7(void);
 
 /* dp_refusals.c */
-void test_write_faults(void);
-void test_recv_faults(void);
-void rd_atomic_fault(const char *name, bool no_rd_atomic,
-		     enum ib_wr_opcode op, u64 off);
+void test_refusals(void);
 void test_uc_too_long(void);
 
 /* dp_posting.c */

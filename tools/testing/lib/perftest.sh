@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Running perftest between two processes on one device, for the perftest
 # suite (perf_test: judged by what ran) and the benchmark (perf: judged
-# by the figures). Sourced after lib.sh.
+# by the figures). Sourced after suite.sh.
 #
 # PERF_DEV: the device; PERF_OPTS: options every run gets (e.g. "-x 1",
 # the GID index RoCE needs). After perf() PERF_REPORT holds the client's

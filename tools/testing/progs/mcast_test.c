@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "verbs_device.h"
 
 #define QKEY 0x11111111
 #define MLID 0xc001
@@ -51,21 +52,6 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	if (!ctx)
-		die("cannot open %s", name);
-	return ctx;
-}
-
 static void to_rts(struct endpoint *ep)
 {
 	struct ibv_qp_attr attr = {
@@ -96,7 +82,9 @@ static void setup(struct endpoint *ep, const char *spec)
 
 	ep->dev = strndup(spec, colon ? (size_t)(colon - spec) : strlen(spec));
 	ep->port = colon ? atoi(colon + 1) : 1;
-	ep->ctx = open_device(ep->dev);
+	ep->ctx = open_named_device(ep->dev);
+	if (!ep->ctx)
+		die("cannot open %s", ep->dev);
 	ep->pd = ibv_alloc_pd(ep->ctx);
 	ep->cq = ibv_create_cq(ep->ctx, 8, NULL, NULL, 0);
 	ep->mr = ep->pd ? ibv_reg_mr(ep->pd, ep->buf, BUF,

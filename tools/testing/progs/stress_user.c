@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "verbs_device.h"
 
 #define MSG_MAX 512
 #define GRH 40
@@ -248,14 +249,8 @@ static unsigned long long wr_id(enum wr_kind kind, unsigned int p, unsigned int 
 
 static struct ibv_context *open_device(const char *name)
 {
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
+	struct ibv_context *ctx = open_named_device(name);
 
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
 	if (!ctx)
 		die("cannot open %s", name);
 	return ctx;

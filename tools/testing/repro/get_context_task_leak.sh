@@ -10,8 +10,8 @@
 # 68-fuzz keeps its random ioctls away from that method on both cores
 # (ioctl-get-context). Exit status: 0 if neither leaked (a fixed
 # ib_core), 1 if the failed ioctls leaked, 2 if it cannot tell.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
 [[ -w $KMEMLEAK ]] || { echo "no kmemleak on this kernel"; exit 2; }

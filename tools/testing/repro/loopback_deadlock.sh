@@ -15,8 +15,8 @@
 # cq_overrun itself now waits for the engine before it destroys; setting
 # RVT_REPRO_RACE=1 (the default) puts the race back via the module's
 # cq_overrun_race parameter.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 export RVT_CORE=${RVT_CORE:-distro}
 KMOD=$REPO/tools/testing/kmod/rvt_dp_test.ko

@@ -9,8 +9,8 @@
 #       tools/testing/repro/mcast_port0.sh
 # 68-fuzz's mcast-no-port runs the program on our core: both calls
 # return EINVAL and the kernel log stays clean.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

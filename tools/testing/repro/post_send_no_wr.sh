@@ -7,8 +7,8 @@
 #       tools/testing/repro/post_send_no_wr.sh
 # Expected on a fixed core: "ibv_post_send: ok" (or an errno) and a clean
 # kernel log.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -10,8 +10,8 @@
 #   RVT_CORE=distro tools/vm/run.sh --pci-testdev \
 #       tools/testing/repro/qp_iter_uaf.sh
 # On our core (RVT_CORE=ours) the case passes.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 export RVT_CORE=${RVT_CORE:-distro}
 KMOD=$REPO/tools/testing/kmod/rvt_stress.ko

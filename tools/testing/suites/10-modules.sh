@@ -1,7 +1,7 @@
 #!/bin/bash
 # rdmavt and rvtsw load, create their devices, and unload cleanly.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 plan 17
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # What userspace sees of rvtsw devices: ibv_devices, ibv_devinfo, rdma link.
 # Two devices with two ports each, so that per-port values are told apart.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 plan 9
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Protection domains from userspace, and the max_pd limit.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 MAX_PD=8
 plan 1

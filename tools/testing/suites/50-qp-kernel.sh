@@ -3,8 +3,8 @@
 # (built with the tree) runs its KTAP tests on rvtsw_0 with two ports
 # when loaded; each KTAP result becomes a result of this suite. A second
 # round without SMIs tests QP0 creation and re-creation.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 KMOD=$REPO/tools/testing/kmod/rvt_qp_test.ko
 RESULTS=/sys/kernel/debug/rvt_qp_test/results

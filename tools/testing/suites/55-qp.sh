@@ -2,8 +2,8 @@
 # Queue pairs from userspace through libibverbs: the state machine, the
 # attribute checks, queue sizes, query round trips, the receive ring
 # flush, max_qp and debugfs qp_stats.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 DEV=rvtsw_0
 MAX_QP=40

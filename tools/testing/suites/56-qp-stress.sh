@@ -2,8 +2,8 @@
 # QPs created, walked through their states and destroyed by several
 # processes at once while another reads qp_stats in small pieces: no oops,
 # every read consistent, and afterwards nothing left over.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 DEV=rvtsw_0
 MAX_QP=64

@@ -4,8 +4,8 @@
 # checked with -c), and dp_user_test.py (pyverbs) for RDMA WRITE/READ,
 # atomics, errors, a user SRQ's resize handshake and limit event, and a
 # process writing garbage into its mapped receive ring.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 DEV=rvtsw_0
 ITERS=200

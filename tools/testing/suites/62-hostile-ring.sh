@@ -4,8 +4,8 @@
 # (taking a request for RC, UD and SRQ traffic; the error flush and reset
 # discard; SRQ resize; RC credits through rvt_credit_probe.ko), repairs
 # the ring and checks it works again. Policy: rq.h.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 plan 6
 

@@ -10,8 +10,8 @@
 # failed call must return an errno; guest.sh's kmemleak scan after the
 # suite finds what a failure leaked; traffic afterwards shows the device
 # still works. Each result names how many injection points it reached.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 DEV=rvtsw_0
 KMOD=$TESTING_DIR/kmod/rvt_failnth.ko

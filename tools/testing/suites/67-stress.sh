@@ -16,8 +16,8 @@
 #
 # RVT_STRESS_SECONDS (default 2) is the run time of each timed case, 15
 # of them (13 in the module, 2 user); the kill tests run half of it.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 DEV=rvtsw_0
 KMOD=$TESTING_DIR/kmod/rvt_stress.ko

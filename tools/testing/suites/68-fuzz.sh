@@ -1,5 +1,5 @@
 #!/bin/bash
-# A hostile uverbs client (tools/testing/progs/uverbs_fuzz.c): random
+# A hostile uverbs client (tools/testing/progs/uverbs_fuzz/): random
 # write() commands and ioctl methods with boundary values, stale handles
 # and bad pointers, scribbled user rings, random mmaps, children killed
 # with objects live. Every call must be answered with an errno or
@@ -28,8 +28,8 @@
 # On the distro core the fuzzer keeps away from that core's crashes and
 # WARNs on hostile input (DISTRO_AVOID), the ones it found included, and
 # runs otherwise the same; the found ones' reproductions are tests here.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 DEV=rvtsw_0
 FUZZ_SECONDS=${RVT_FUZZ_SECONDS:-60}
@@ -85,13 +85,13 @@ fi
 plan $((4 + ${#FOUND[@]}))
 
 # Built once per boot (the guest's /tmp), for both cores: under TCG
-# compiling the fuzzer takes a minute or more.
-FUZZ_SRC=$TESTING_DIR/progs/uverbs_fuzz.c
-FUZZER=/tmp/rvt-uverbs_fuzz-$(cksum <"$FUZZ_SRC" | cut -d' ' -f1)
+# compiling the fuzzer takes minutes, its files compiled side by side.
+FUZZ_DIR=$TESTING_DIR/progs/uverbs_fuzz
+FUZZER=/tmp/rvt-uverbs_fuzz-$(cat "$FUZZ_DIR"/* | cksum | cut -d' ' -f1)
 
 build_fuzzer() {
 	[[ -x $FUZZER ]] && return
-	cc -O1 -Wall -Wextra -Werror -o "$WORK/uverbs_fuzz" "$FUZZ_SRC" &&
+	make -s -C "$FUZZ_DIR" O="$WORK" -j "$(nproc)" &&
 		mv "$WORK/uverbs_fuzz" "$FUZZER"
 }
 

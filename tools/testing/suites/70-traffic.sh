@@ -2,8 +2,8 @@
 # Traffic between two processes with libibverbs' example programs: RC,
 # UC, UD and SRQ ping-pong on one port, between two ports of a device,
 # and (UD) between two devices; the port counters see it.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 plan 14
 

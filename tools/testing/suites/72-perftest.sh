@@ -5,8 +5,8 @@
 # The figures are shown but judged only when perftest's clock calibration
 # worked: under TCG it often does not, and that says nothing of rdmavt.
 # Iteration counts are small: the guest runs under TCG.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 # shellcheck source-path=SCRIPTDIR source=../lib/perftest.sh
 source "$TESTING_DIR/lib/perftest.sh"

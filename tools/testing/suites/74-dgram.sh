@@ -2,8 +2,8 @@
 # Datagram delivery in detail (dgram_test.py, mcast_test.c): completion
 # fields, GRH, Q_Key and P_Key checks, the MTU limit, drops and their
 # counters, multicast fan-out; and RC/UC requests that cannot arrive.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 WORK=$(mktemp -d)
 # dgram_test.py's cases, run in one process; each is reported on its own.

@@ -4,8 +4,8 @@
 # and query_port report), directed-route SMPs to the local port,
 # LID-routed SMPs across devices, the MAD layer's answer for what is not
 # the SMA's, and perfquery's counters against rvtsw's own.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 plan 17
 

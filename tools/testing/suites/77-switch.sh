@@ -11,8 +11,8 @@
 #
 # Two devices of two ports: HCA LIDs 1-4 on switch ports 1-4, the
 # switch's own LID 5.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 plan 15
 

@@ -17,8 +17,8 @@
 # Two devices of two ports: HCA ports on switch ports 1-4. RC needs both
 # ends on one device (rvtsw's RC is rdmavt's loopback), so the rdma_cm
 # programs run between rvtsw_0's ports, each in its own namespace.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 plan 23
 

@@ -21,8 +21,8 @@
 # Two devices of two ports: HCA ports on switch ports 1-4; OpenSM on
 # rvtsw_0 port 1. The M_Key tests ask about rvtsw_0 port 2 from rvtsw_1
 # port 2, across the switch.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 plan 8
 

@@ -4,8 +4,8 @@
 # no failures or errors, pass at least MIN_PASSED tests, and pass every
 # test rxe passes but those that the ipathverbs provider's limits or
 # rvtsw's own design make it skip (PROVIDER_LIMITS, RVTSW_DESIGN).
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 TESTS_SRC=/usr/share/doc/rdma-core/tests
 # rxe's counts are measured once per guest boot and kept here for the

@@ -18,8 +18,8 @@
 # Each test of the file is one result: it must pass. A skip is a FAIL:
 # none of them needs RoCE or an Ethernet feature, so on rvtsw's
 # InfiniBand port every one runs.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 TESTS_SRC=/usr/share/doc/rdma-core/tests
 CA=rvtsw_0

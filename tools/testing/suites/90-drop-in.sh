@@ -3,8 +3,8 @@
 # and the distro's hfi1.ko and ib_qib.ko load on top of it unchanged (no
 # hardware needed: they register their PCI drivers and wait). On the
 # distro core the same steps show the reference behaviour.
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 KVER=$(uname -r)
 UPDATES=/lib/modules/$KVER/updates

@@ -2,8 +2,8 @@
 # The guest half of `make demo`.
 set -euo pipefail
 
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../testing/lib/suite.sh"
 
 step() { printf '\n### %s\n' "$*"; }
 

@@ -7,7 +7,7 @@
 # go through every target in turn, so that a slow spell of the host does
 # not fall on one target only. Everything else is indented.
 #
-# Usage: bench-guest.sh [--rounds N] [--scale N] [--scale-counts LIST]
+# Usage: tools/guest/bench.sh [--rounds N] [--scale N] [--scale-counts LIST]
 # [--wr-only] [TARGET...]: N rounds (default 3), iteration counts
 # multiplied by N (default 1), the numbers of live QPs the scale rows are
 # measured at (default 1000,10000,100000), only the rvt_wr_bench rows
@@ -15,9 +15,9 @@
 # targets among ours, distro and rxe (default all three).
 set -uo pipefail
 
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-# shellcheck source-path=SCRIPTDIR source=lib/perftest.sh
+# shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../testing/lib/suite.sh"
+# shellcheck source-path=SCRIPTDIR source=../testing/lib/perftest.sh
 source "$TESTING_DIR/lib/perftest.sh"
 
 ROUNDS=3

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Helpers for the guest-side test suites; sourced by tools/testing/guest.sh
-# and by each suite.
+# Helpers for the guest-side test suites; sourced by tools/testing/guest.sh,
+# by each suite, and by the guest halves of make demo, make bench and
+# tools/profile.sh (tools/guest/).
 #
 # A suite first declares how many results it reports (plan N), then
 # reports each test as one line
@@ -20,7 +21,7 @@
 # are the harness's own and are never PASS; the host leaves them out of
 # the plan count.
 
-TESTING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TESTING_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 REPO=$(cd "$TESTING_DIR/../.." && pwd)
 # shellcheck disable=SC2034 # for the suites
 PY=/usr/bin/python3	# Debian's, which has pyverbs

@@ -9,12 +9,12 @@
 # (e.g. send_rate_64: the same program and options, ITERS iterations,
 # server and client in this guest).
 #
-# Usage: profile-guest.sh CORE CASE ITERS (CORE: ours or distro)
+# Usage: tools/guest/profile.sh CORE CASE ITERS (CORE: ours or distro)
 set -uo pipefail
 
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-# shellcheck source-path=SCRIPTDIR source=lib/perftest.sh
+# shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../testing/lib/suite.sh"
+# shellcheck source-path=SCRIPTDIR source=../testing/lib/perftest.sh
 source "$TESTING_DIR/lib/perftest.sh"
 
 # kernel_case CORE CASE ITERS: rvt_wr_bench's case, its results as

@@ -1,5 +1,8 @@
 # shellcheck shell=bash
-# Shared helpers for the host-side VM scripts; sourced, not executed.
+# The VM scripts' own environment: their paths, the kernel the guest
+# boots, their messages, the profiler plugin's build. Sourced by run.sh
+# and mkinitramfs.sh (and by tools/check.sh for the plugin), not
+# executed.
 # Everything is derived from the location of this file and from the
 # kernel list (tools/kernels.sh), so the repo works from any clone
 # directory.

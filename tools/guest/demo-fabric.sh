@@ -9,8 +9,8 @@
 # down either way.
 set -euo pipefail
 
-# shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../testing/lib/suite.sh"
 
 CA0=rvtsw_0
 CA1=rvtsw_1
