@@ -128,6 +128,7 @@ host_steps() {
 	[[ -z $DEBUG_KERNEL ]] || return 0
 	host_step insn-profile-plugin build_plugin
 	host_step abi-check "$REPO/tools/abi-check"
+	host_step setup-installs-no-kernel "$REPO/tools/testing/host/setup_kernel_test.sh"
 	host_step abi-check-selftest "$REPO/tools/testing/host/abi-check-test.sh"
 	host_step harness-selftest "$REPO/tools/testing/host/harness_test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch

@@ -7,7 +7,8 @@
 # (as tools/debug-kernel.sh caches the debug kernel), which holds
 #   root/          the packages unpacked: boot/vmlinuz-<release>,
 #                  lib/modules/<release>/ (with its modules.dep, and
-#                  build pointing at the headers), usr/src/linux-headers-*,
+#                  build pointing at the headers by absolute path),
+#                  usr/src/linux-headers-*,
 #                  usr/lib/linux-kbuild-*
 #   vmlinuz        the image (a link into root/)
 #   modules        root/ again, the modules' INSTALL_MOD_PATH (tools/vm/
@@ -162,11 +163,26 @@ unpack() {
 	# all must stay in the cache.
 	sed -i "s|^include /usr/src/|include $root/usr/src/|" \
 		"$root/usr/src/linux-headers-$rel/Makefile"
+	link_headers "$root" "$rel"
+	depmod -b "$root" "$rel" || die "depmod for $rel failed"
+}
+
+# link_headers ROOT REL: point the modules' build and source links at the
+# headers in the cache, by absolute path: the guest mounts the modules
+# directory over /lib/modules/REL (tools/vm/guest-init), where a relative
+# link would lead to the host's /usr/src. Rewrites a cache of an earlier
+# layout (relative links); touches nothing when the links are right.
+link_headers() {
+	local root=$1 rel=$2 link target
 	for link in "$root/lib/modules/$rel"/{build,source}; do
 		target=$(readlink "$link") || continue
-		[[ $target != /usr/src/* ]] || ln -sfn "../../..$target" "$link"
+		case $target in
+		/usr/src/*) target=$root$target ;;
+		../../../usr/src/*) target=$root/${target#../../../} ;;
+		*) continue ;;
+		esac
+		ln -sfn "$target" "$link" || die "cannot link $link to $target"
 	done
-	depmod -b "$root" "$rel" || die "depmod for $rel failed"
 }
 
 fetch() {
@@ -176,6 +192,7 @@ fetch() {
 	exec {lock_fd}>"$dir.lock"
 	flock "$lock_fd"
 	if [[ -s $dir/packages ]]; then
+		link_headers "$dir/root" "$rel"
 		log "cached: $rel in $dir"
 		echo "$dir"
 		return
@@ -199,6 +216,7 @@ fetch() {
 	ln -s "root/usr/src/linux-headers-$rel" "$dir/headers"
 	echo "$rel" >"$dir/kernelrelease"
 	for pkg in "$dir"/debs/*.deb; do
+		# shellcheck disable=SC2016 # dpkg-deb's fields, not the shell's
 		dpkg-deb -W --showformat='${Package} ${Version}\n' "$pkg"
 	done >"$dir/packages.tmp"
 	rm -rf "$dir/debs"
