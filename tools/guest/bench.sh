@@ -8,11 +8,14 @@
 # not fall on one target only. Everything else is indented.
 #
 # Usage: tools/guest/bench.sh [--rounds N] [--scale N] [--scale-counts LIST]
-# [--wr-only] [TARGET...]: N rounds (default 3), iteration counts
-# multiplied by N (default 1), the numbers of live QPs the scale rows are
-# measured at (default 1000,10000,100000), only the rvt_wr_bench rows
-# (for the boot on an instruction-counted clock, see tools/bench.sh),
-# targets among ours, distro and rxe (default all three).
+# [--wr-only | --scale-only] [TARGET...]: N rounds (default 3), iteration
+# counts multiplied by N (default 1), the numbers of live QPs the scale
+# rows are measured at (default 1000,10000,100000), only the rvt_wr_bench
+# rows (for the boot on an instruction-counted clock, see tools/bench.sh)
+# or only the rvt_scale_bench rows (the QP table and what a destroy costs
+# the other CPUs, in a boot of any vCPU count or kernel:
+# Documentation/performance.rst), targets among ours, distro and rxe
+# (default all three).
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
@@ -23,6 +26,7 @@ source "$TESTING_DIR/lib/perftest.sh"
 ROUNDS=3
 SCALE=1
 WR_ONLY=0
+SCALE_ONLY=0
 TARGETS="ours distro rxe"
 LOG=/tmp/bench-perftest.log
 FAILURES=0
@@ -120,6 +124,10 @@ run_target() {
 		wr_bench "$target"
 		return
 	fi
+	if ((SCALE_ONLY)); then
+		scale_bench "$target"
+		return
+	fi
 	if ! target_up "$target" >>"$LOG" 2>&1; then
 		echo "RVT-BENCH $target setup failed -"
 		((FAILURES++))
@@ -141,11 +149,14 @@ parse_args() {
 		--scale) SCALE=$2 && shift ;;
 		--scale-counts) SCALE_COUNTS=$2 && shift ;;
 		--wr-only) WR_ONLY=1 ;;
+		--scale-only) SCALE_ONLY=1 ;;
 		*) break ;;
 		esac
 		shift
 	done
 	(($# == 0)) || TARGETS="$*"
+	((WR_ONLY + SCALE_ONLY < 2)) ||
+		{ echo "--wr-only and --scale-only exclude each other" >&2; return 2; }
 	[[ $ROUNDS =~ ^[1-9][0-9]*$ && $SCALE =~ ^[1-9][0-9]*$ &&
 		$SCALE_COUNTS =~ ^[1-9][0-9]*(,[1-9][0-9]*){0,7}$ ]] ||
 		{ echo "bad --rounds, --scale or --scale-counts" >&2; return 2; }
