@@ -270,7 +270,7 @@ const char *ct_ibqp_label(struct ib_qp *ibqp)
  */
 static const char *ct_locked(spinlock_t *lock, const char *name)
 {
-	return raw_spin_is_locked(&lock->rlock) ? name : "-";
+	return spin_is_locked(lock) ? name : "-";
 }
 
 /**
