@@ -19,7 +19,7 @@ CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): 
 	run tools/setup.sh (make setup), or give KDIR=' >&2; exit 1; }
 
 .PHONY: all modules tests clean install setup check check-debug demo \
-	demo-fabric bench man style deb check-dkms
+	demo-fabric bench man style deb check-dkms check-rt
 
 all: modules
 
@@ -64,6 +64,15 @@ check-dkms: setup
 
 man:
 	$(REPO)/tools/mkman.sh
+
+# The PREEMPT_RT lane: Debian 12's RT 6.12 (the rt row of tools/kernels)
+# fetched into the kernel cache, the modules built and abi-checked
+# against it, and the core, data-path and stress suites on our core in a
+# boot of it (tools/check.sh --rt).
+RT_KVER = $(shell $(REPO)/tools/kernels.sh pick 6.12 rt)
+check-rt:
+	KVER=$(RT_KVER) $(REPO)/tools/setup.sh
+	$(REPO)/tools/check.sh --rt
 
 check: setup
 	$(REPO)/tools/check.sh

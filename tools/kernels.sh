@@ -25,6 +25,10 @@
 #   default        make check's kernel (the one marked "check")
 #   list           every listed release
 #   listed REL     exit status 0 if REL is listed
+#   pick SERIES FLAVOUR
+#                  the one listed release of SERIES (6.12) and FLAVOUR
+#                  (generic, rt, cloud) from the host's suite (make
+#                  check-rt's kernel: pick 6.12 rt)
 #   dir [REL]      REL's cache directory, whether fetched or not
 #   fetch [REL]    fetch REL into the cache unless it is there (root and
 #                  the network are needed the first time); prints its
@@ -59,6 +63,16 @@ is_listed() {
 
 suite_of() {
 	entries | awk -v r="$1" '$1 == r { print $2 }'
+}
+
+# pick SERIES FLAVOUR: exactly one listed kernel of the host's suite.
+pick() {
+	local rels
+	rels=$(entries | awk -v s="$1" -v f="$2" -v suite="$(host_suite)" '
+		index($1, s ".") == 1 && $3 == f && $2 == suite { print $1 }')
+	[[ -n $rels && $rels != *$'\n'* ]] ||
+		die "$LIST must list exactly one $(host_suite) kernel of $1, flavour $2 (has: ${rels//$'\n'/ })"
+	echo "$rels"
 }
 
 default_release() {
@@ -237,12 +251,13 @@ depends() {
 
 main() {
 	local cmd=${1:-} rel
-	(($# <= 2)) || die "usage: ${0##*/} COMMAND [RELEASE]"
+	(($# <= 3)) || die "usage: ${0##*/} COMMAND [RELEASE]"
 	case $cmd in
 	release) run_release ;;
 	default) default_release ;;
 	list) entries | awk '{ print $1 }' ;;
 	listed) (($# == 2)) || die "usage: ${0##*/} listed RELEASE"; is_listed "$2" ;;
+	pick) (($# == 3)) || die "usage: ${0##*/} pick SERIES FLAVOUR"; pick "$2" "$3" ;;
 	dir | fetch | depends)
 		rel=${2:-$(run_release)}
 		is_listed "$rel" || die "$rel is not in $LIST"
@@ -252,7 +267,7 @@ main() {
 		depends) depends "$rel" ;;
 		esac
 		;;
-	*) die "usage: ${0##*/} release|default|list|listed|dir|fetch|depends [RELEASE]" ;;
+	*) die "usage: ${0##*/} release|default|list|listed|pick|dir|fetch|depends [RELEASE]" ;;
 	esac
 }
 
