@@ -320,6 +320,22 @@ static int rvt_mr_map_umem(struct rvt_mr *mr)
 	return i == mr->mr.max_segs ? 0 : -EINVAL;
 }
 
+/*
+ * Fire rvt_mr_user_seg for each segment of a new user MR, once the MR has
+ * its key (given after its pages are mapped), so that the events carry it.
+ */
+static void rvt_mr_trace_user_segs(const struct rvt_mregion *mr)
+{
+	const struct rvt_seg *seg;
+	u32 i;
+
+	for (i = 0; i < mr->max_segs; i++) {
+		seg = &mr->map[i / RVT_SEGSZ]->segs[i % RVT_SEGSZ];
+		trace_rvt_mr_user_seg(mr, i / RVT_SEGSZ, i % RVT_SEGSZ,
+				      seg->vaddr, seg->length);
+	}
+}
+
 /**
  * rvt_reg_user_mr - register user memory (ib_device_ops.reg_user_mr)
  * @ibpd: the PD
@@ -374,7 +390,7 @@ struct ib_mr *rvt_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		return ERR_PTR(ret);
 	}
 	if (trace_rvt_mr_user_seg_enabled())
-		rvt_trace_mr_user_segs(&mr->mr);
+		rvt_mr_trace_user_segs(&mr->mr);
 	return &mr->ibmr;
 }
 

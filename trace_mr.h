@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * Trace system rvt_mr: memory regions and the SGEs made from them (see
- * trace.h).
+ * trace_common.h).
  */
 #if !defined(RVT_TRACE_MR_H) || defined(TRACE_HEADER_MULTI_READ)
 #define RVT_TRACE_MR_H
 
 #include <linux/tracepoint.h>
 #include <rdma/rdmavt_mr.h>
-#include "trace.h"
+#include "trace_common.h"
 
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM rvt_mr
@@ -74,7 +74,7 @@ DEFINE_EVENT(rvt_mr_template, rvt_mr_fmr_seg,
 /*
  * rvt_mr_user_seg - a pinned page of a new user MR: reg_user_mr() fires
  * one per page once the MR has its key (given after all its pages are
- * mapped, see rvt_trace_mr_user_segs()).
+ * mapped, see rvt_mr_trace_user_segs() in mr.c).
  */
 DEFINE_EVENT(rvt_mr_template, rvt_mr_user_seg,
 	     TP_PROTO(const struct rvt_mregion *mr, u16 m, u16 n, void *v,

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Trace system rvt_qp: the QP table and the RNR NAK timer (see trace.h).
+ * Trace system rvt_qp: the QP table and the RNR NAK timer (see trace_common.h).
  */
 #if !defined(RVT_TRACE_QP_H) || defined(TRACE_HEADER_MULTI_READ)
 #define RVT_TRACE_QP_H
 
 #include <linux/tracepoint.h>
 #include <rdma/rdmavt_qp.h>
-#include "trace.h"
+#include "trace_common.h"
 
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM rvt_qp

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * Trace system rvt: the device's life with rdmavt (see trace.h).
+ * Trace system rvt: the device's life with rdmavt (see trace_common.h).
  */
 #if !defined(RVT_TRACE_RVT_H) || defined(TRACE_HEADER_MULTI_READ)
 #define RVT_TRACE_RVT_H
 
 #include <linux/tracepoint.h>
-#include "trace.h"
+#include "trace_common.h"
 
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM rvt

@@ -45,6 +45,7 @@ static void run_tests(void)
 	test_uc_lost_cq_overrun();
 	test_refusals();
 	test_uc_too_long();
+	test_uc_write_refused();
 	lost_request("rc_no_destination", IB_QPT_RC, false);
 	lost_request("rc_destination_wrong_type", IB_QPT_RC, true);
 	lost_request("uc_no_destination", IB_QPT_UC, false);

@@ -217,11 +217,11 @@ static bool counted(const struct dpt_counts *before,
 static void refusal(const struct dpt_refusal *c)
 {
 	struct dpt_opts o = opts(IB_QPT_RC);
-	struct dpt_buf loc, rem;
+	struct dpt_buf loc = {}, rem = {};
 	const char *why = "setup";
 	struct dpt_counts before;
+	struct dpt_pair p = {};
 	struct ib_sge rsg;
-	struct dpt_pair p;
 	bool ok = false;
 
 	o.b_access = FULL_ACCESS & ~c->qp_deny;
@@ -232,7 +232,7 @@ static void refusal(const struct dpt_refusal *c)
 	}
 	if (buf_alloc(&loc) || buf_alloc(&rem) || pair_create(&p, &o) ||
 	    buf_reg(&rem, p.a, p.cq_a, FULL_ACCESS & ~c->mr_deny))
-		goto out_bufs;
+		goto out;
 	fill(loc.va, c->len, 5);
 	rsg = dma_sge(&rem, RECV_OFF, c->recv_len ?: 64);
 	if (c->bad_recv_lkey)
@@ -249,7 +249,6 @@ static void refusal(const struct dpt_refusal *c)
 	     !memchr_inv(loc.va + RESULT_OFF, 0, BUF_SIZE - RESULT_OFF);
 out:
 	pair_destroy(&p);
-out_bufs:
 	buf_free(&loc);
 	buf_free(&rem);
 	report(ok, c->name, ok ? NULL : "%s", why);
@@ -303,4 +302,62 @@ out_pair:
 out:
 	buf_free(&buf);
 	report(ok, "uc_too_long_dropped", ok ? NULL : "%s", why);
+}
+
+/*
+ * A UC RDMA WRITE the responder refuses: hfi1's and qib's UC receive paths
+ * drop it (hfi1/uc.c, qib_uc.c: "goto drop" on the QP's access flag and on
+ * rvt_rkey_ok()), so the requester completes it as sent, nothing moves and
+ * the responder takes the next message.
+ */
+static void uc_write_refused(const char *name, int qp_deny, u32 key_flip)
+{
+	struct dpt_opts o = opts(IB_QPT_UC);
+	struct dpt_buf loc = {}, rem = {};
+	const char *why = "setup";
+	struct dpt_pair p = {};
+	struct ib_sge ssg, rsg;
+	struct ib_wc wc;
+	bool ok = false;
+
+	o.b_access = FULL_ACCESS & ~qp_deny;
+	if (buf_alloc(&loc) || buf_alloc(&rem) || pair_create(&p, &o) ||
+	    buf_reg(&rem, p.a, p.cq_a, FULL_ACCESS))
+		goto out;
+	fill(loc.va, 64, 9);
+	ssg = dma_sge(&loc, 0, 64);
+	why = "post";
+	if (rdma_op(p.a, IB_WR_RDMA_WRITE, WR_REFUSED, &ssg, 1,
+		    rem.mr->iova, rem.mr->rkey ^ key_flip))
+		goto out;
+	if (!expect_wc(p.cq_a, WR_REFUSED, IB_WC_SUCCESS, IB_WC_RDMA_WRITE,
+		       NULL, &why))
+		goto out;
+	why = "the refused write moved data";
+	if (memchr_inv(rem.va, 0, BUF_SIZE))
+		goto out;
+	why = "responder left RTS";
+	if (qp_state(p.b) != IB_QPS_RTS || !stays_empty(p.cq_b))
+		goto out;
+	rsg = dma_sge(&rem, RECV_OFF, 64);
+	why = "post a send behind it";
+	if (post_recv(p.b, WR_RECV, &rsg, 1) ||
+	    send_op(p.a, IB_WR_SEND, WR_BEHIND, &ssg, 1))
+		goto out;
+	ok = expect_wc(p.cq_a, WR_BEHIND, IB_WC_SUCCESS, IB_WC_SEND, NULL,
+		       &why) &&
+	     expect_wc(p.cq_b, WR_RECV, IB_WC_SUCCESS, IB_WC_RECV, &wc, &why) &&
+	     wc.byte_len == 64 && !memcmp(rem.va + RECV_OFF, loc.va, 64);
+out:
+	pair_destroy(&p);
+	buf_free(&loc);
+	buf_free(&rem);
+	report(ok, name, ok ? NULL : "%s", why);
+}
+
+void test_uc_write_refused(void)
+{
+	uc_write_refused("uc_write_qp_without_remote_write_dropped",
+			 IB_ACCESS_REMOTE_WRITE, 0);
+	uc_write_refused("uc_write_bad_rkey_dropped", 0, 1);
 }

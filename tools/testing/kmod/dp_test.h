@@ -145,6 +145,7 @@ void test_rnr_retry_7(void);
 /* dp_refusals.c */
 void test_refusals(void);
 void test_uc_too_long(void);
+void test_uc_write_refused(void);
 
 /* dp_posting.c */
 void test_post_checks(void);

@@ -10,7 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 KMOD=$REPO/tools/testing/kmod/rvt_dp_test.ko
 RESULTS=/sys/kernel/debug/rvt_dp_test/results
 # Tests the module reports.
-EXPECTED=37
+EXPECTED=39
 plan "$EXPECTED"
 
 # Where the distro core does what upstream rdmavt does, and that is not
@@ -20,12 +20,16 @@ plan "$EXPECTED"
 KNOWN_DIFF=(
 	[read_without_responder_resources]="upstream serves RDMA READ even with max_dest_rd_atomic 0"
 	[uc_too_long_dropped]="upstream puts a UC responder in ERR instead of dropping the message"
+	[uc_write_qp_without_remote_write_dropped]="upstream's loopback puts a UC responder in ERR; hfi1 and qib drop the packet"
+	[uc_write_bad_rkey_dropped]="upstream's loopback reports a remote access error to a UC requester and puts the responder in ERR; hfi1 and qib drop the packet"
 	[post_wrong_state_sets_bad_wr]="upstream leaves bad_wr unset when the QP's state refuses a send"
 	[comm_est_in_rtr]="upstream loopback never raises IB_EVENT_COMM_EST"
 )
 KNOWN_MATCH=(
 	[read_without_responder_resources]='^success$'
 	[uc_too_long_dropped]='^too long a message completed the receive$'
+	[uc_write_qp_without_remote_write_dropped]='^responder left RTS$'
+	[uc_write_bad_rkey_dropped]='^remote access error$'
 	[post_wrong_state_sets_bad_wr]='^bad_wr not set to the refused WR$'
 	[comm_est_in_rtr]='^no IB_EVENT_COMM_EST$'
 )

@@ -34,8 +34,8 @@
  * them: spelling, token spacing and the symbol tables below are part of
  * the interface, not style.
  */
-#ifndef RVT_TRACE_H
-#define RVT_TRACE_H
+#ifndef RVT_TRACE_COMMON_H
+#define RVT_TRACE_COMMON_H
 
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
@@ -57,15 +57,6 @@
 	TP_fast_assign(RVT_TRACE_DEV_ASSIGN();				\
 		__entry->qpn = qp->ibqp.qp_num;				\
 		__VA_ARGS__)
-
-struct rvt_mregion;
-
-/*
- * Fire rvt_mr_user_seg for each segment of a new user MR. Called once
- * the MR has its key (given after its pages are mapped), so that the
- * events carry it. Defined in trace.c.
- */
-void rvt_trace_mr_user_segs(const struct rvt_mregion *mr);
 
 /*
  * The opcode names the events print: upstream's tables, which name only
@@ -111,4 +102,4 @@ void rvt_trace_mr_user_segs(const struct rvt_mregion *mr);
 			 { IB_WC_RECV, "RECV" },			\
 			 { IB_WC_RECV_RDMA_WITH_IMM, "RECV_RDMA_WITH_IMM" })
 
-#endif /* RVT_TRACE_H */
+#endif /* RVT_TRACE_COMMON_H */
