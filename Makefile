@@ -4,27 +4,36 @@
 # front door: `make demo`, `make demo-fabric` and `make check`.
 
 REPO := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
-KVER ?= $(shell cat $(REPO)/tools/pinned-kernel)
-KDIR ?= /usr/src/linux-headers-$(KVER)
+# The kernel to build for: make check's, or KVER=<release> of those in
+# tools/kernels; its headers are in the kernel cache (tools/kernels.sh),
+# where tools/setup.sh unpacks them.
+KVER ?= $(shell $(REPO)/tools/kernels.sh release)
+KDIR ?= $(shell $(REPO)/tools/kernels.sh dir $(KVER))/headers
 INSTALL_MOD_DIR ?= updates
 
 # Anything beyond the tree's own defaults (W=1, C=1, ...) goes through
 # on the command line as usual.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
+# A build's first step: say what to do if the headers are not there yet.
+CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): \
+	run tools/setup.sh (make setup), or give KDIR=' >&2; exit 1; }
 
 .PHONY: all modules tests clean install setup check check-debug demo \
-	demo-fabric bench man style deb check-dkms
+	demo-fabric bench man style deb check-dkms check-rt
 
 all: modules
 
 modules:
+	$(CHECK_KDIR)
 	$(KBUILD) modules
 
 # The modules plus the kernel-side test modules under tools/testing/kmod.
 tests:
+	$(CHECK_KDIR)
 	$(KBUILD) RVT_TESTS=1 modules
 
 clean:
+	$(CHECK_KDIR)
 	$(KBUILD) RVT_TESTS=1 clean
 	rm -rf $(REPO)/build/man
 
@@ -55,6 +64,15 @@ check-dkms: setup
 
 man:
 	$(REPO)/tools/mkman.sh
+
+# The PREEMPT_RT lane: Debian 12's RT 6.12 (the rt row of tools/kernels)
+# fetched into the kernel cache, the modules built and abi-checked
+# against it, and the core, data-path and stress suites on our core in a
+# boot of it (tools/check.sh --rt).
+RT_KVER = $(shell $(REPO)/tools/kernels.sh pick 6.12 rt)
+check-rt:
+	KVER=$(RT_KVER) $(REPO)/tools/setup.sh
+	$(REPO)/tools/check.sh --rt
 
 check: setup
 	$(REPO)/tools/check.sh

@@ -28,8 +28,8 @@ OUT=$REPO/build/bench
 # against ours (loopback within one device) the same way.
 table() {
 	awk '
-	# Times and sizes: less is better.
-	function lower_better(u) { return u == "usec" || u == "ns" || u == "B/QP" || u == "permille" }
+	# Times, sizes and interrupts: less is better.
+	function lower_better(u) { return u == "usec" || u == "ns" || u == "B/QP" || u == "permille" || u == "IPI" }
 	function median(list,    n, v, i, j, x) {
 		n = split(list, v, " ")
 		for (i = 2; i <= n; i++)

@@ -21,7 +21,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 LINE = re.compile(r"^RVT-BENCH (\S+) (\S+) (\S+) (\S+)$")
 SCALE = re.compile(r"^scale_(\w+?)_(\d+)$")
-LOWER_BETTER = {"usec", "ns", "B/QP"}
+LOWER_BETTER = {"usec", "ns", "B/QP", "IPI"}
+# The scale rows that are no curve over the QP count: what a destroy costs
+# the other CPUs, measured at one count with c CPUs busy.
+CPU_FIGURE = re.compile(r"_\d+cpu$")
 
 
 def read_rounds(path):
@@ -83,7 +86,8 @@ def scale_panel(ax, runs):
     curves = defaultdict(dict)
     for (target, bench), values in runs.items():
         m = SCALE.match(bench)
-        if m and m.group(1) not in ("memory", "chain"):
+        if m and m.group(1) not in ("memory", "chain") and \
+                not CPU_FIGURE.search(m.group(1)):
             curves[target, m.group(1)][int(m.group(2))] = \
                 statistics.median(values)
     # One colour per figure, one line style per core.

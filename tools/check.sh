@@ -9,6 +9,13 @@
 # are built against that kernel, and kmemleak is scanned after each suite
 # (guest.sh). The style gates and the distro core's column are make
 # check's.
+#
+# `make check-rt` (tools/check.sh --rt [SUITE...]): the build and
+# abi-check against Debian 12's PREEMPT_RT 6.12 (tools/kernels.sh pick
+# 6.12 rt), then the core, data-path and stress suites (RT_SUITES, or the
+# SUITEs named) on our core (RVT_CORES) in a boot of that kernel, whose
+# log must stay clean: sleeping in atomic context, RT's lock and RCU
+# rules.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,9 +28,13 @@ FAILED=0
 SKIPPED=0
 FAILURES=()
 SKIPS=()
-# What the debug lane changes (--debug-kernel).
+# What the debug lane (--debug-kernel) and the RT lane (--rt) change.
 DEBUG_KERNEL=
+RT_KERNEL=
 RUN_OPTS=()
+# The RT lane's suites: the core, the data path, the stress.
+RT_SUITES=(10-modules 20-devinfo 30-pd 40-cq-mr 50-qp-kernel 55-qp
+	56-qp-stress 60-dp-kernel 61-dp-user 67-stress)
 
 record() {
 	local status=$1 name=$2
@@ -121,16 +132,34 @@ use_debug_kernel() {
 	echo "check-debug: kernel $(<"$dir/kernelrelease") from $dir (first build took $(($(<"$dir/build-seconds") / 60)) min)"
 }
 
-# make check's host steps; the debug lane needs only the build (the
-# others do not depend on the kernel).
+# The RT lane: the listed PREEMPT_RT 6.12, its headers for the build,
+# its boot for the guest (tools/kernels.sh, tools/vm/env.sh read KVER);
+# the Makefile's check-rt has had tools/setup.sh fetch it.
+use_rt_kernel() {
+	local rel
+	rel=$("$REPO/tools/kernels.sh" pick 6.12 rt) || return
+	export KVER=$rel RVT_CORES=${RVT_CORES:-ours}
+	# env.sh's paths were set for make check's kernel when it was sourced.
+	kernel_paths "$("$REPO/tools/kernels.sh" dir "$rel")" "$rel"
+	OUT=$REPO/build/check-rt
+	echo "check-rt: kernel $rel, cores: $RVT_CORES"
+}
+
+# make check's host steps; the debug lane needs only the build, the RT
+# lane the build and abi-check (the others do not depend on the kernel).
 host_steps() {
 	host_step build-W1 build_clean
 	[[ -z $DEBUG_KERNEL ]] || return 0
+	if [[ -n $RT_KERNEL ]]; then
+		host_step abi-check "$REPO/tools/abi-check"
+		return 0
+	fi
 	host_step insn-profile-plugin build_plugin
 	host_step abi-check "$REPO/tools/abi-check"
 	# Every listed kernel's headers: 32/32 CRCs each (the log has the
 	# per-kernel lines).
 	host_step abi-kernels "$REPO/tools/abi-kernels.sh"
+	host_step setup-installs-no-kernel "$REPO/tools/testing/host/setup_kernel_test.sh"
 	host_step abi-check-selftest "$REPO/tools/testing/host/abi-check-test.sh"
 	host_step harness-selftest "$REPO/tools/testing/host/harness_test.sh"
 	host_step checkpatch "$REPO/tools/style.sh" checkpatch
@@ -152,6 +181,11 @@ main() {
 		DEBUG_KERNEL=1
 		shift
 		use_debug_kernel || { echo "check-debug: no debug kernel"; return 1; }
+	elif [[ ${1:-} == --rt ]]; then
+		RT_KERNEL=1
+		shift
+		use_rt_kernel || { echo "check-rt: no RT kernel in tools/kernels"; return 1; }
+		(($#)) || set -- "${RT_SUITES[@]/%/.sh}"
 	fi
 	mkdir -p "$OUT"
 	host_steps

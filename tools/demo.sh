@@ -1,5 +1,5 @@
 #!/bin/bash
-# `make demo`: build, boot the pinned kernel in QEMU, bring up rvtsw on
+# `make demo`: build, boot the guest's kernel in QEMU, bring up rvtsw on
 # our rdmavt and show what userspace sees of it. `make demo-fabric`
 # (demo.sh fabric): the same boot, rvtsw's managed fabric brought up by
 # OpenSM, the diags' view of it, IPoIB and rping across it.

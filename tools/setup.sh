@@ -1,8 +1,14 @@
 #!/bin/bash
 # Install everything needed to build the modules and to test them in a QEMU
-# guest, pinned to the kernel ABI named in tools/pinned-kernel. Packages
-# named as arguments are installed too (make bench's chart wants
-# python3-matplotlib, which make check does not).
+# guest. Packages named as arguments are installed too (make bench's chart
+# wants python3-matplotlib, which make check does not).
+#
+# The guest's kernel is not installed: tools/kernels.sh fetches the kernel
+# of the run (KVER=<release> of tools/kernels, or make check's) with
+# apt-get download, image, modules and headers, and unpacks it into the
+# kernel cache outside the checkout. No linux-image or linux-headers
+# package is installed, and the host's /boot stays as it was; apt installs
+# only what the headers need to build with (gcc-12, pahole, ...).
 #
 # Idempotent and quick when everything is present: packages are checked with
 # dpkg-query and apt is only touched when something is missing.  Works as root
@@ -22,25 +28,18 @@ log() {
 	echo "setup.sh: $*"
 }
 
-read_kver() {
-	local f=$TOOLS_DIR/pinned-kernel kver
-	[[ -r $f ]] || die "missing $f"
-	read -r kver <"$f" || true
-	[[ -n $kver ]] || die "$f is empty"
-	echo "$kver"
-}
-
-KVER=$(read_kver)
-# Debian names the source package by major.minor ("linux-source-6.12").
-KSERIES=$(echo "$KVER" | cut -d. -f1-2)
+KERNELS=$TOOLS_DIR/kernels.sh
+KVER=$("$KERNELS" release)
+# checkpatch comes from the source of make check's kernel, whichever
+# kernel this run is for. Debian names the source package by major.minor
+# ("linux-source-6.12").
+KSERIES=$("$KERNELS" default | cut -d. -f1-2)
 SRC_TARBALL=/usr/src/linux-source-$KSERIES.tar.xz
 SCRIPTS_CACHE=$REPO_ROOT/build/linux-scripts
 
 PACKAGES=(
-	"linux-image-$KVER-unsigned" # the guest kernel + its /lib/modules
-	"linux-headers-$KVER"        # to build the out-of-tree modules
-	"linux-source-$KSERIES"      # only for scripts/checkpatch.pl
-	make                         # kbuild; headers pull in gcc but not make
+	"linux-source-$KSERIES" # only for scripts/checkpatch.pl
+	make                    # kbuild
 	qemu-system-x86
 	busybox-static # the guest's initramfs userland
 	kmod cpio gzip xz-utils zstd
@@ -113,16 +112,26 @@ extract_checkpatch() {
 	log "checkpatch at build/linux-scripts/checkpatch.pl"
 }
 
+# The kernel of the run in the cache, and what its headers need from apt.
+fetch_kernel() {
+	local deps
+	KERNEL_DIR=$("$KERNELS" fetch "$KVER") || die "cannot fetch kernel $KVER"
+	mapfile -t deps < <("$KERNELS" depends "$KVER")
+	PACKAGES+=("${deps[@]}")
+}
+
 check_kernel_files() {
 	local f
-	for f in "/boot/vmlinuz-$KVER" "/lib/modules/$KVER/modules.dep" \
-		"/lib/modules/$KVER/build/Makefile"; do
-		[[ -e $f ]] || die "$f missing although packages are installed"
+	for f in "$KERNEL_DIR/vmlinuz" \
+		"$KERNEL_DIR/modules/lib/modules/$KVER/modules.dep" \
+		"$KERNEL_DIR/headers/Makefile"; do
+		[[ -e $f ]] || die "$f missing although $KVER is fetched"
 	done
 }
 
 main() {
-	log "pinned kernel $KVER"
+	log "kernel $KVER"
+	fetch_kernel
 	install_packages
 	check_kernel_files
 	extract_checkpatch

@@ -9,12 +9,15 @@
 # not fall on one target only. Everything else is indented.
 #
 # Usage: tools/guest/bench.sh [--rounds N] [--scale N] [--scale-counts LIST]
-# [--wr-only] [TARGET...]: N rounds (default 3), iteration counts
-# multiplied by N (default 1), the numbers of live QPs the scale rows are
-# measured at (default 1000,10000,100000), only the rvt_wr_bench rows
-# (for the boot on an instruction-counted clock, see tools/bench.sh),
-# targets among ours, distro, rxe and wire (rvtsw's packet engine between
-# two devices on our core; default all four).
+# [--wr-only | --scale-only] [TARGET...]: N rounds (default 3), iteration
+# counts multiplied by N (default 1), the numbers of live QPs the scale
+# rows are measured at (default 1000,10000,100000), only the rvt_wr_bench
+# rows (for the boot on an instruction-counted clock, see tools/bench.sh)
+# or only the rvt_scale_bench rows (the QP table and what a destroy costs
+# the other CPUs, in a boot of any vCPU count or kernel:
+# Documentation/performance.rst), targets among ours, distro, rxe and wire
+# (rvtsw's packet engine between two devices on our core; default all
+# four).
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
@@ -25,6 +28,7 @@ source "$TESTING_DIR/lib/perftest.sh"
 ROUNDS=3
 SCALE=1
 WR_ONLY=0
+SCALE_ONLY=0
 TARGETS="ours distro rxe wire"
 LOG=/tmp/bench-perftest.log
 FAILURES=0
@@ -69,7 +73,8 @@ bench() {
 
 # The QP table at scale (tools/testing/kmod/rvt_scale_bench.ko): per-QP
 # costs with SCALE_COUNTS QPs alive, on the rdmavt cores only (rxe has no
-# QP table of rdmavt's), as rows scale_<figure>_<count>.
+# QP table of rdmavt's), as rows scale_<figure>_<count>; at the first
+# count also what a destroy costs the other CPUs (destroy_*_<c>cpu).
 SCALE_KO=$REPO/tools/testing/kmod/rvt_scale_bench.ko
 SCALE_RESULTS=/sys/kernel/debug/rvt_scale_bench/results
 SCALE_COUNTS=1000,10000,100000
@@ -82,7 +87,8 @@ scale_bench() {
 	done
 	echo "== $target scale: $SCALE_COUNTS" >>"$LOG"
 	if ! RVT_CORE=$target load_rvtsw max_qp=$((max + 16)) >>"$LOG" 2>&1 ||
-		! insmod "$SCALE_KO" "counts=$SCALE_COUNTS" >>"$LOG" 2>&1; then
+		! insmod "$SCALE_KO" "counts=$SCALE_COUNTS" cost_qps=100 \
+			>>"$LOG" 2>&1; then
 		echo "RVT-BENCH $target scale failed -"
 		((FAILURES++))
 		unload_all >>"$LOG" 2>&1
@@ -126,6 +132,10 @@ run_target() {
 		wr_bench "$target"
 		return
 	fi
+	if ((SCALE_ONLY)); then
+		scale_bench "$target"
+		return
+	fi
 	if ! target_up "$target" >>"$LOG" 2>&1; then
 		echo "RVT-BENCH $target setup failed -"
 		((FAILURES++))
@@ -147,11 +157,14 @@ parse_args() {
 		--scale) SCALE=$2 && shift ;;
 		--scale-counts) SCALE_COUNTS=$2 && shift ;;
 		--wr-only) WR_ONLY=1 ;;
+		--scale-only) SCALE_ONLY=1 ;;
 		*) break ;;
 		esac
 		shift
 	done
 	(($# == 0)) || TARGETS="$*"
+	((WR_ONLY + SCALE_ONLY < 2)) ||
+		{ echo "--wr-only and --scale-only exclude each other" >&2; return 2; }
 	[[ $ROUNDS =~ ^[1-9][0-9]*$ && $SCALE =~ ^[1-9][0-9]*$ &&
 		$SCALE_COUNTS =~ ^[1-9][0-9]*(,[1-9][0-9]*){0,7}$ ]] ||
 		{ echo "bad --rounds, --scale or --scale-counts" >&2; return 2; }

@@ -3,8 +3,9 @@
 # boots, their messages, the profiler plugin's build. Sourced by run.sh
 # and mkinitramfs.sh (and by tools/check.sh for the plugin), not
 # executed.
-# Everything is derived from the location of this file and from
-# tools/pinned-kernel, so the repo works from any clone directory.
+# Everything is derived from the location of this file and from the
+# kernel list (tools/kernels.sh), so the repo works from any clone
+# directory.
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$VM_DIR/../.." && pwd)
@@ -20,34 +21,31 @@ log() {
 	echo "${0##*/}: $*" >&2
 }
 
-read_kver() {
-	local f=$REPO_ROOT/tools/pinned-kernel kver
-	[[ -r $f ]] || die "missing $f"
-	read -r kver <"$f" || true
-	[[ -n $kver ]] || die "$f is empty"
-	echo "$kver"
+# The kernel the guest boots comes from a directory holding vmlinuz,
+# kernelrelease and its modules under modules/lib/modules/<release>:
+# RVT_KERNEL_DIR's (run.sh --kernel: tools/debug-kernel.sh's output), or
+# else the kernel cache's copy of the Debian kernel of this run
+# (tools/kernels.sh: KVER=<release>, or make check's), which
+# tools/setup.sh fetches. RVT_KERNEL_DIR goes to the guest, whose
+# /lib/modules/<release> is that directory's.
+# shellcheck disable=SC2034 # KVER, VMLINUZ, MODBASE: for the scripts sourcing this file
+kernel_paths() {
+	RVT_KERNEL_DIR=$1 KVER=$2 VMLINUZ=$1/vmlinuz MODBASE=$1/modules
+	export RVT_KERNEL_DIR
 }
 
-# The kernel the guest boots: the pinned Debian one, or the one in
-# RVT_KERNEL_DIR (tools/debug-kernel.sh's output: vmlinuz, kernelrelease,
-# and its modules under modules/lib/modules/<release>).
-# shellcheck disable=SC2034 # KVER, VMLINUZ, MODBASE: for the scripts sourcing this file
 use_kernel_dir() {
 	local dir=$1
 	[[ -r $dir/kernelrelease && -r $dir/vmlinuz ]] ||
 		die "$dir holds no built kernel (vmlinuz, kernelrelease)"
-	KVER=$(<"$dir/kernelrelease")
-	VMLINUZ=$dir/vmlinuz
-	MODBASE=$dir/modules
+	kernel_paths "$dir" "$(<"$dir/kernelrelease")"
 }
 
-KVER=$(read_kver)
-# shellcheck disable=SC2034 # used by the scripts sourcing this file
-VMLINUZ=/boot/vmlinuz-$KVER
-# shellcheck disable=SC2034
-MODBASE=/
 if [[ -n ${RVT_KERNEL_DIR:-} ]]; then
 	use_kernel_dir "$RVT_KERNEL_DIR"
+else
+	KVER=$("$REPO_ROOT/tools/kernels.sh" release) || exit
+	kernel_paths "$("$REPO_ROOT/tools/kernels.sh" dir "$KVER")" "$KVER"
 fi
 
 # compile_insn_profile SO [FLAG...]: build the instruction profiler's

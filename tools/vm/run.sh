@@ -1,7 +1,8 @@
 #!/bin/bash
-# Run a script inside a throw-away QEMU (TCG) guest booted from the pinned
-# Debian kernel, with the host's / mounted read-only (tmpfs overlay on top)
-# so the repo and all host tools are at the same paths in the guest.
+# Run a script inside a throw-away QEMU (TCG) guest booted from a Debian
+# kernel of the kernel cache (tools/kernels.sh), with the host's / mounted
+# read-only (tmpfs overlay on top) so the repo and all host tools are at
+# the same paths in the guest.
 #
 # Test results travel on a second serial port (the guest's /dev/ttyS1,
 # named by RVT_RESULTS there) into a file of their own: the kernel's
@@ -45,15 +46,17 @@ usage() {
 	cat <<EOF
 Usage: ${0##*/} [OPTIONS] [--] SCRIPT [ARGS...]
 
-Boot the pinned kernel ($KVER), or the one of --kernel, in QEMU/TCG and
-run SCRIPT ARGS... in
-the guest as root.  The guest's / is the host's / (read-only 9p) under a
+Boot the Debian kernel $KVER from the kernel cache (KVER=<release>
+picks another of tools/kernels; tools/setup.sh fetches it), or the one of
+--kernel, in QEMU/TCG and run SCRIPT ARGS... in the guest as root; the
+guest's /lib/modules/<release> is the kernel's own, from its directory.  The guest's / is the host's / (read-only 9p) under a
 tmpfs overlay: every host path, the repo included, is the same in the
 guest, and guest writes are discarded at power-off.  The guest mounts its
 own /run, /dev, /proc, /sys (so SCRIPT must not live there) and a fresh
 /tmp (unless the repo or SCRIPT is under /tmp).  SCRIPT runs with cwd = the
 current directory (or the repo root if hidden), stdin = /dev/null, and
-RVT_GUEST=1, RVT_REPO, RVT_KVER, RVT_RESULTS in its environment, and
+RVT_GUEST=1, RVT_REPO, RVT_KVER, RVT_RESULTS, RVT_KERNEL_DIR in its
+environment, and
 every RVT_* variable of the caller's; it need not be executable (then it
 is run with bash). RVT_RESULTS is a serial port of its own (ttyS1):
 what SCRIPT writes there lands in the results file, untouched by the
@@ -62,8 +65,8 @@ kernel's console messages.
 Options:
   --pci-testdev    add '-device pci-testdev' (a PCI parent for drivers)
   --kernel DIR     boot the kernel built in DIR (tools/debug-kernel.sh's
-                   output) instead of the pinned one; the guest finds its
-                   modules under DIR/modules (RVT_KERNEL_DIR in its env)
+                   output) instead of a Debian one; the guest finds its
+                   modules under DIR/modules, as for a cached kernel
   --monitor SOCKET QEMU's human monitor on a Unix socket, for debugging a
                    stuck guest from the host (e.g. 'nmi', 'info registers')
   --timeout SECS   kill the guest after SECS seconds (default 600)
@@ -163,9 +166,7 @@ parse_args() {
 	[[ $MEM =~ ^[1-9][0-9]*$ ]] || usage_error "bad --mem $MEM"
 	[[ $SMP =~ ^[1-9][0-9]*$ ]] || usage_error "bad --smp $SMP"
 	if [[ -n $KERNEL_DIR ]]; then
-		RVT_KERNEL_DIR=$(realpath "$KERNEL_DIR")
-		export RVT_KERNEL_DIR
-		use_kernel_dir "$RVT_KERNEL_DIR"
+		use_kernel_dir "$(realpath "$KERNEL_DIR")"
 	fi
 }
 
@@ -180,7 +181,9 @@ check_visible_in_guest() {
 }
 
 check_host() {
-	[[ -r $VMLINUZ ]] || die "$VMLINUZ not readable (run tools/setup.sh as root)"
+	[[ -r $VMLINUZ ]] ||
+		die "$VMLINUZ not readable (run tools/setup.sh as root: it fetches $KVER)"
+	check_visible_in_guest "$RVT_KERNEL_DIR/"
 	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (run tools/setup.sh)"
 	# Paths go on the kernel command line, which splits on whitespace.
 	[[ $REPO_ROOT != *[[:space:]]* ]] || die "repo path must not contain whitespace: $REPO_ROOT"

@@ -9,8 +9,9 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 WORK=${1:-$REPO/build/abi-check-test}
-KVER=$(cat "$REPO/tools/pinned-kernel")
-KDIR=/usr/src/linux-headers-$KVER
+KVER=$("$REPO/tools/kernels.sh" release)
+KCACHE=$("$REPO/tools/kernels.sh" dir)
+KDIR=$KCACHE/headers
 FAILED=0
 
 # build VARIANT [MAKE-VARS...]: a fresh copy of the fixture built in
@@ -38,7 +39,7 @@ plain_ko_root() {
 	ln -s "$KDIR/Module.symvers" "$WORK/root/usr/src/linux-headers-$KVER/"
 	for mod in sw/rdmavt/rdmavt hw/hfi1/hfi1 hw/qib/ib_qib; do
 		mkdir -p "$dir/$(dirname "$mod")"
-		xz -dc "/lib/modules/$KVER/kernel/drivers/infiniband/$mod.ko.xz" \
+		xz -dc "$KCACHE/root/lib/modules/$KVER/kernel/drivers/infiniband/$mod.ko.xz" \
 			>"$dir/$mod.ko"
 	done
 }
@@ -74,7 +75,9 @@ main() {
 
 	# shellcheck disable=SC2046 # on() prints separate arguments
 	{
-	expect clean-passes 0 'rvt_init_port +0x50f39133 +0x50f39133 .* ok$' \
+	# The CRC is the kernel's (tools/kernels.sh): ours must equal the
+	# distro's, whatever its value.
+	expect clean-passes 0 'rvt_init_port +(0x[0-9a-f]{8}) +\1 .* ok$' \
 		$(on clean) --allow-missing
 	expect missing-fails-by-default 1 '27 distro export\(s\) not provided' \
 		$(on clean)

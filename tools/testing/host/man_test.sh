@@ -9,8 +9,7 @@
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-KVER=$(cat "$REPO/tools/pinned-kernel")
-KERNEL_DOC=${KERNEL_DOC:-/usr/src/linux-headers-${KVER%-*}-common/scripts/kernel-doc}
+KERNEL_DOC=${KERNEL_DOC:-$("$REPO/tools/kernels.sh" dir)/headers/scripts/kernel-doc}
 MAN_OUT=$(mktemp -d)
 export MAN_OUT
 trap 'rm -rf "$MAN_OUT"' EXIT

@@ -269,7 +269,12 @@ const char *ct_ibqp_label(struct ib_qp *ibqp)
  */
 static const char *ct_locked(spinlock_t *lock, const char *name)
 {
+#ifdef CONFIG_PREEMPT_RT
+	/* There a spinlock_t is an rt_mutex, without rlock. */
+	return rt_mutex_base_is_locked(&lock->lock) ? name : "-";
+#else
 	return raw_spin_is_locked(&lock->rlock) ? name : "-";
+#endif
 }
 
 /**

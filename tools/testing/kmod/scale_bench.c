@@ -19,6 +19,10 @@
  * from many workers at once, so that their grace periods overlap and a
  * large size does not take an hour on a core that waits one per QP.
  *
+ * With cost_qps= set, the first size also measures what a destroy costs
+ * the other CPUs (see measure_destroy_cost()) on QPs after the timed
+ * sample.
+ *
  * A size the device cannot hold ends the run with -ENOSPC; rvtsw must be
  * loaded with a max_qp above the largest count.
  */
@@ -27,6 +31,12 @@
 #include <linux/workqueue.h>
 #include <linux/mm.h>
 #include <linux/ktime.h>
+#include <linux/kthread.h>
+#include <linux/delay.h>
+#include <linux/cpumask.h>
+#include <linux/hardirq.h>
+#include <linux/sched/clock.h>
+#include <linux/sort.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_vt.h>
 #include <rdma/rdmavt_qp.h>
@@ -48,6 +58,11 @@ module_param(destroy_sample, uint, 0444);
 MODULE_PARM_DESC(destroy_sample,
 		 "QPs whose destruction is timed, one by one (default 500)");
 
+static unsigned int cost_qps;
+module_param(cost_qps, uint, 0444);
+MODULE_PARM_DESC(cost_qps,
+		 "QPs destroyed per measurement of the cost to the other CPUs, at the first size (default 0: not measured)");
+
 static unsigned int lookup_rounds = 4;
 module_param(lookup_rounds, uint, 0444);
 MODULE_PARM_DESC(lookup_rounds, "Lookups of every QP (default 4)");
@@ -55,6 +70,8 @@ MODULE_PARM_DESC(lookup_rounds, "Lookups of every QP (default 4)");
 #define RESULTS_SIZE 4096
 /* Workers that destroy the QPs past the timed sample. */
 #define BULK_DESTROYERS 64
+/* Destroy windows of a cost measurement, each followed by an idle one. */
+#define COST_CHUNKS 10
 
 static struct {
 	struct ib_device *ibdev;
@@ -74,6 +91,18 @@ static void report(unsigned int n, const char *figure, u64 value,
 	bench.len += scnprintf(bench.results + bench.len,
 			       RESULTS_SIZE - bench.len, "%u %s %llu %s\n",
 			       n, figure, value, unit);
+}
+
+/* A signed figure in hundredths, printed as a decimal ("-0.25"). */
+static void report_hundredths(unsigned int n, const char *figure, s64 value,
+			      const char *unit)
+{
+	u64 abs = value < 0 ? -value : value;
+	u32 frac = do_div(abs, 100);
+
+	bench.len += scnprintf(bench.results + bench.len,
+			       RESULTS_SIZE - bench.len, "%u %s %s%llu.%02u %s\n",
+			       n, figure, value < 0 ? "-" : "", abs, frac, unit);
 }
 
 static u64 per_qp(u64 start_ns, unsigned int n)
@@ -244,8 +273,335 @@ static void destroy_in_bulk(unsigned int from, unsigned int end)
 }
 
 /*
+ * What a destroy costs the other CPUs. A core that waits for an expedited
+ * grace period has RCU interrupt every CPU that is not idle, a
+ * function-call IPI each, where a normal grace period waits for their
+ * next tick or context switch instead. So QPs are destroyed one after the
+ * other on one CPU while a spinning thread keeps each of @busy other CPUs
+ * busy (the rest stay idle), in COST_CHUNKS windows, each followed by an
+ * idle window as long, in which the destroyer sleeps; the two kinds of
+ * window are compared:
+ *
+ *   destroy_busy_<c>cpu   ns per destroy with c CPUs busy: the
+ *                         destroyer's and the spinners'
+ *   destroy_ipis_<c>cpu   function-call and rescheduling interrupts (CAL
+ *                         and RES of /proc/interrupts) the busy other CPUs
+ *                         took per destroy, less those of the idle windows
+ *   destroy_steal_<c>cpu  ns per destroy the busy other CPUs lost: their
+ *                         interruptions per destroy (IPIs and switches to
+ *                         another task, less those of the idle windows),
+ *                         each at the median length of one in the destroy
+ *                         windows
+ *
+ * for c = 2 and every online CPU. A spinner reads the clock at every turn
+ * of its loop, and a gap between two turns in which its CPU took an IPI
+ * or switched tasks is one interruption. The median, not the sum, of
+ * their lengths: under TCG a gap can also hold the host's scheduler
+ * taking the vCPU's thread away, for milliseconds, more often while the
+ * destroyer's vCPU is busy than while it sleeps, and a sum would count
+ * that as the destroys' (see spin() for the gaps it leaves out).
+ */
+#define GAP_SAMPLES 256
+
+struct spinner {
+	struct task_struct *task;
+	u64 events;			/* interruptions so far */
+	bool record;			/* keep the gaps: a destroy window */
+	unsigned int ngaps;
+	u32 gaps[GAP_SAMPLES];		/* ns, the first of destroy windows */
+	u64 mark;			/* events at a window's start */
+	u64 destroy_events, idle_events;
+	u64 ipis_mark, destroy_ipis, idle_ipis;
+};
+
+struct destroy_cost {
+	unsigned int destroyer;		/* the CPU that destroys */
+	struct spinner *spinners;	/* indexed by CPU */
+	struct ib_qp **qps;
+	unsigned int nqps;
+	u64 destroy_ns, idle_ns;
+};
+
+/* The IPIs @cpu took so far: CAL and RES of /proc/interrupts on x86. */
+static u64 cpu_ipis(unsigned int cpu)
+{
+#if defined(CONFIG_X86) && defined(CONFIG_SMP)
+	return READ_ONCE(per_cpu(irq_stat, cpu).irq_call_count) +
+	       READ_ONCE(per_cpu(irq_stat, cpu).irq_resched_count);
+#else
+	return 0;
+#endif
+}
+
+/* What takes a spinner's CPU from it: IPIs, switches to another task. */
+static u64 spinner_events(unsigned int cpu)
+{
+	return cpu_ipis(cpu) + current->nvcsw + current->nivcsw;
+}
+
+/* The local timer interrupts @cpu took so far (LOC on x86). */
+static u64 cpu_ticks(unsigned int cpu)
+{
+#if defined(CONFIG_X86) && defined(CONFIG_X86_LOCAL_APIC)
+	return READ_ONCE(per_cpu(irq_stat, cpu).apic_timer_irqs);
+#else
+	return 0;
+#endif
+}
+
+static void keep_gap(struct spinner *sp, u64 gap)
+{
+	if (READ_ONCE(sp->record) && sp->ngaps < GAP_SAMPLES)
+		sp->gaps[sp->ngaps++] = min(gap, (u64)U32_MAX);
+}
+
+/*
+ * Turn after turn: read the clock, then the events. An interruption seen
+ * at one turn took its time in that turn's gap or, if it came between the
+ * two reads, in the next one: the longer of the two is its length. A gap
+ * that also holds a timer tick is counted but not kept as a length: a
+ * vCPU the host's scheduler took away comes back with a tick due.
+ */
+static int spin(void *data)
+{
+	struct spinner *sp = data;
+	unsigned int cpu = raw_smp_processor_id();
+	u64 last = local_clock(), seen = spinner_events(cpu);
+	u64 ticks = cpu_ticks(cpu), pending = 0, pending_ticks = 0;
+	u64 now, events, gap;
+
+	while (!kthread_should_stop()) {
+		cond_resched();
+		now = local_clock();
+		events = spinner_events(cpu);
+		gap = now - last;
+		if (pending && cpu_ticks(cpu) == pending_ticks)
+			keep_gap(sp, max(pending, gap));
+		pending = 0;
+		if (events != seen) {
+			WRITE_ONCE(sp->events, sp->events + 1);
+			seen = events;
+			pending = gap;
+			pending_ticks = ticks;
+		}
+		ticks = cpu_ticks(cpu);
+		last = now;
+	}
+	return 0;
+}
+
+/*
+ * One window: destroy @n QPs from @qps or, with @qps NULL, sleep @sleep_ns;
+ * its time and the spinners' interruptions and IPIs go to the totals of
+ * its kind. Return: its length in ns.
+ */
+static u64 cost_window(struct destroy_cost *dc, struct ib_qp **qps,
+		       unsigned int n, u64 sleep_ns)
+{
+	struct spinner *sp;
+	unsigned int cpu, i;
+	u64 start, ns;
+
+	for_each_online_cpu(cpu) {
+		sp = &dc->spinners[cpu];
+		sp->mark = READ_ONCE(sp->events);
+		sp->ipis_mark = cpu_ipis(cpu);
+		WRITE_ONCE(sp->record, !!qps);
+	}
+	start = ktime_get_ns();
+	if (qps) {
+		for (i = 0; i < n; i++)
+			ib_destroy_qp(qps[i]);
+	} else {
+		fsleep(div_u64(sleep_ns, NSEC_PER_USEC));
+	}
+	ns = ktime_get_ns() - start;
+	for_each_online_cpu(cpu) {
+		sp = &dc->spinners[cpu];
+		WRITE_ONCE(sp->record, false);
+		*(qps ? &sp->destroy_events : &sp->idle_events) +=
+			READ_ONCE(sp->events) - sp->mark;
+		*(qps ? &sp->destroy_ipis : &sp->idle_ipis) +=
+			cpu_ipis(cpu) - sp->ipis_mark;
+	}
+	*(qps ? &dc->destroy_ns : &dc->idle_ns) += ns;
+	return ns;
+}
+
+/* The windows in turn, on the destroyer's CPU. */
+static void cost_windows(struct destroy_cost *dc)
+{
+	unsigned int chunk, done = 0, n;
+	u64 ns;
+
+	for (chunk = 1; chunk <= COST_CHUNKS; chunk++) {
+		n = dc->nqps * chunk / COST_CHUNKS - done;
+		ns = cost_window(dc, dc->qps + done, n, 0);
+		done += n;
+		cost_window(dc, NULL, 0, ns);
+	}
+}
+
+static void stop_spinners(struct destroy_cost *dc)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (dc->spinners[cpu].task)
+			kthread_stop(dc->spinners[cpu].task);
+	}
+}
+
+static int start_spinners(struct destroy_cost *dc, unsigned int busy)
+{
+	struct task_struct *task;
+	unsigned int cpu;
+
+	memset(dc->spinners, 0, nr_cpu_ids * sizeof(*dc->spinners));
+	for_each_online_cpu(cpu) {
+		if (!busy)
+			break;
+		if (cpu == dc->destroyer)
+			continue;
+		task = kthread_create_on_cpu(spin, &dc->spinners[cpu], cpu,
+					     "rvt_spin/%u");
+		if (IS_ERR(task)) {
+			stop_spinners(dc);
+			return PTR_ERR(task);
+		}
+		dc->spinners[cpu].task = task;
+		wake_up_process(task);
+		busy--;
+	}
+	return 0;
+}
+
+/* @count of the idle windows, scaled to the destroy windows' length. */
+static u64 idle_share(struct destroy_cost *dc, u64 count)
+{
+	return dc->idle_ns ?
+		mul_u64_u64_div_u64(count, dc->destroy_ns, dc->idle_ns) : 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median length of the spinners' interruptions in destroy windows. */
+static u64 median_gap(struct destroy_cost *dc)
+{
+	unsigned int cpu, n = 0;
+	u32 *all;
+	u64 median;
+
+	all = kcalloc(num_online_cpus(), sizeof(dc->spinners->gaps),
+		      GFP_KERNEL);
+	if (!all)
+		return 0;
+	for_each_online_cpu(cpu) {
+		memcpy(all + n, dc->spinners[cpu].gaps,
+		       dc->spinners[cpu].ngaps * sizeof(*all));
+		n += dc->spinners[cpu].ngaps;
+	}
+	sort(all, n, sizeof(*all), cmp_u32, NULL);
+	median = n ? all[n / 2] : 0;
+
+	kfree(all);
+	return median;
+}
+
+static void report_cost(struct destroy_cost *dc, unsigned int n,
+			unsigned int busy)
+{
+	s64 ipis = 0, events = 0;
+	struct spinner *sp;
+	char figure[32];
+	unsigned int cpu, c = busy + 1;
+
+	for_each_online_cpu(cpu) {
+		sp = &dc->spinners[cpu];
+		if (!sp->task)
+			continue;
+		ipis += sp->destroy_ipis - idle_share(dc, sp->idle_ipis);
+		events += sp->destroy_events - idle_share(dc, sp->idle_events);
+	}
+	snprintf(figure, sizeof(figure), "destroy_busy_%ucpu", c);
+	report(n, figure, div_u64(dc->destroy_ns, dc->nqps), "ns");
+	snprintf(figure, sizeof(figure), "destroy_ipis_%ucpu", c);
+	report_hundredths(n, figure, div_s64(ipis * 100, dc->nqps), "IPI");
+	snprintf(figure, sizeof(figure), "destroy_steal_%ucpu", c);
+	report_hundredths(n, figure,
+			  div_s64(events * median_gap(dc) * 100, dc->nqps),
+			  "ns");
+}
+
+/* One measurement with @busy spinners, on @nqps QPs from @qps. */
+static int measure_cost(struct destroy_cost *dc, unsigned int n,
+			unsigned int busy, struct ib_qp **qps,
+			unsigned int nqps)
+{
+	int ret;
+
+	dc->qps = qps;
+	dc->nqps = nqps;
+	dc->destroy_ns = 0;
+	dc->idle_ns = 0;
+	ret = start_spinners(dc, busy);
+	if (ret)
+		return ret;
+	cost_windows(dc);
+	stop_spinners(dc);
+	report_cost(dc, n, busy);
+	return 0;
+}
+
+/*
+ * Measure the cost with a spinner on one other CPU and on every other
+ * CPU, on QPs [@first, @created) of a size of @n, as many as there are up
+ * to cost_qps each, from this task bound to the first online CPU.
+ * Return: how many QPs it destroyed.
+ */
+static unsigned int measure_destroy_cost(unsigned int n, unsigned int first,
+					 unsigned int created)
+{
+	unsigned int others = num_online_cpus() - 1, busy[2] = { 1, others };
+	unsigned int configs = min(others, 2U), nqps, i, done = 0;
+	struct destroy_cost dc = { .destroyer = cpumask_first(cpu_online_mask) };
+	cpumask_var_t saved;
+	int ret = 0;
+
+	if (!configs)
+		return 0;
+	nqps = min(cost_qps, (created - first) / configs);
+	if (nqps < COST_CHUNKS || !alloc_cpumask_var(&saved, GFP_KERNEL))
+		return 0;
+	dc.spinners = kcalloc(nr_cpu_ids, sizeof(*dc.spinners), GFP_KERNEL);
+	cpumask_copy(saved, current->cpus_ptr);
+	if (!dc.spinners ||
+	    set_cpus_allowed_ptr(current, cpumask_of(dc.destroyer)))
+		goto out;
+	for (i = 0; i < configs && !ret; i++) {
+		ret = measure_cost(&dc, n, busy[i], bench.qps + first + done,
+				   nqps);
+		if (!ret)
+			done += nqps;
+	}
+	if (ret)
+		pr_err("rvt_scale_bench: no spinner threads: %d\n", ret);
+	set_cpus_allowed_ptr(current, saved);
+out:
+	kfree(dc.spinners);
+	free_cpumask_var(saved);
+	return done;
+}
+
+/*
  * Destroy the @created QPs of a size of @n, timing the first
- * destroy_sample of them if @timed.
+ * destroy_sample of them if @timed, and at the first size measuring
+ * what destroys cost the other CPUs if asked.
  */
 static void destroy_qps(unsigned int n, unsigned int created, bool timed)
 {
@@ -256,6 +612,8 @@ static void destroy_qps(unsigned int n, unsigned int created, bool timed)
 		ib_destroy_qp(bench.qps[i]);
 	if (timed)
 		report(n, "destroy", per_qp(start, sample), "ns");
+	if (timed && cost_qps && n == counts[0])
+		sample += measure_destroy_cost(n, sample, created);
 	destroy_in_bulk(sample, created);
 }
 
