@@ -12,7 +12,7 @@ INSTALL_MOD_DIR ?= updates
 # on the command line as usual.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 
-.PHONY: all modules tests clean install setup check check-debug demo \
+.PHONY: all modules tests progs clean install setup check check-debug demo \
 	demo-fabric bench man style
 
 all: modules
@@ -24,9 +24,14 @@ modules:
 tests:
 	$(KBUILD) RVT_TESTS=1 modules
 
+# The userspace programs the guest suites run (tools/testing/progs/
+# Makefile), built here into build/progs/: the guest compiles nothing.
+progs:
+	$(MAKE) -C $(REPO)/tools/testing/progs O=$(REPO)/build/progs
+
 clean:
 	$(KBUILD) RVT_TESTS=1 clean
-	rm -rf $(REPO)/build/man
+	rm -rf $(REPO)/build/man $(REPO)/build/progs
 
 # Installs under /lib/modules/<release of KDIR>/updates/, which depmod
 # prefers over the distro's own rdmavt.ko.

@@ -121,10 +121,12 @@ use_debug_kernel() {
 	echo "check-debug: kernel $(<"$dir/kernelrelease") from $dir (first build took $(($(<"$dir/build-seconds") / 60)) min)"
 }
 
-# make check's host steps; the debug lane needs only the build (the
-# others do not depend on the kernel).
+# make check's host steps; the debug lane needs only the builds (the
+# others do not depend on the kernel). The suites' userspace programs
+# are built here, before the guest boots: it compiles nothing.
 host_steps() {
 	host_step build-W1 build_clean
+	host_step progs make -C "$REPO" -j "$(nproc)" progs
 	[[ -z $DEBUG_KERNEL ]] || return 0
 	host_step insn-profile-plugin build_plugin
 	host_step abi-check "$REPO/tools/abi-check"

@@ -31,6 +31,11 @@ RVT_CORE=${RVT_CORE:-ours}
 # One rvtsw.ko for both cores: it is linked against our core's exports,
 # whose modversions CRCs equal the distro core's (tools/abi-check).
 RVTSW_KO=$REPO/rvtsw/rvtsw.ko
+# The userspace programs the suites run (tools/testing/progs/, the C
+# programs of tools/testing/repro/), built on the host by `make progs`
+# (make check builds them before the guest boots): the guest runs them
+# from there and compiles nothing.
+PROGS=${RVT_PROGS:-$REPO/build/progs}
 # The first step of this suite that failed, if one did.
 STEP_FAILED=
 
@@ -85,6 +90,20 @@ step() {
 		STEP_FAILED=$name
 	fi
 	return "$rc"
+}
+
+# have_progs PROG...: each program (a path under $PROGS) is built; for a
+# suite's step. One older than its sources is named, and run as built.
+have_progs() {
+	local prog rc=0
+	for prog; do
+		[[ -x $PROGS/$prog ]] && continue
+		echo "$PROGS/$prog missing: build it on the host with make progs"
+		rc=1
+	done
+	((rc == 0)) || return 1
+	make -q -C "$TESTING_DIR/progs" O="$PROGS" >/dev/null 2>&1 ||
+		echo "note: $PROGS is older than its sources (make progs)"
 }
 
 # t NAME CMD [ARGS...]: run CMD, show its output indented, report by status.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * What the libibverbs test programs here share; each is built on its own
- * in the guest, so this is a header of static inline functions.
+ * What the libibverbs test programs here share; each is built on its own,
+ * one compiler run per program (Makefile), so this is a header of static
+ * inline functions.
  */
 #ifndef VERBS_DEVICE_H
 #define VERBS_DEVICE_H

@@ -42,11 +42,6 @@ check_dgram_status() {
 	fi
 }
 
-build_mcast_test() {
-	cc -O2 -Wall -Wextra -Werror -o "$WORK/mcast_test" \
-		"$TESTING_DIR/progs/mcast_test.c" -libverbs
-}
-
 # A P_Key without a partition number is refused at load.
 bad_extra_pkey() {
 	load_refused extra_pkey=0x8000 "Invalid parameters" \
@@ -61,8 +56,8 @@ for name in "${CASES[@]}"; do
 	t "$name" case_result "$name"
 done
 [[ -n $STEP_FAILED ]] || check_dgram_status
-step build-mcast-test build_mcast_test
-t multicast "$WORK/mcast_test" rvtsw_0:1 rvtsw_0:1 rvtsw_0:2 rvtsw_1:1 \
+step progs have_progs mcast_test
+t multicast "$PROGS/mcast_test" rvtsw_0:1 rvtsw_0:1 rvtsw_0:2 rvtsw_1:1 \
 	rvtsw_1:2
 step unload unload_all
 rm -rf "$WORK"
