@@ -13,7 +13,7 @@ INSTALL_MOD_DIR ?= updates
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 
 .PHONY: all modules tests progs clean install setup check check-debug demo \
-	demo-fabric bench man style
+	demo-fabric bench man style deb check-dkms
 
 all: modules
 
@@ -45,6 +45,18 @@ setup:
 
 style:
 	$(REPO)/tools/style.sh
+
+# The rdmavt-dkms Debian package, into build/deb/ (tools/deb.sh).
+deb:
+	$(REPO)/tools/deb.sh
+
+# make check's steps, then the package in the guest on our core
+# (tools/testing/dkms/): each suite has DKMS compile the modules under
+# TCG, which outlasts make check's limit of a suite.
+check-dkms: setup
+	RVT_CORES=ours RVT_SUITE_TIMEOUT=$${RVT_SUITE_TIMEOUT:-3600} \
+	RVT_VM_TIMEOUT=$${RVT_VM_TIMEOUT:-7200} \
+		$(REPO)/tools/check.sh $(REPO)/tools/testing/dkms/*.sh
 
 man:
 	$(REPO)/tools/mkman.sh

@@ -11,7 +11,7 @@
  * include set of the upstream file that exports them.
  */
 #include <linux/slab.h>
-#include "vt.h"
+#include "exports.h"
 #include "ah.h"
 
 /**

@@ -25,7 +25,7 @@
 #include <linux/vmalloc.h>
 #include <rdma/uverbs_ioctl.h>
 #include "cq.h"
-#include "vt.h"
+#include "exports.h"
 #include "mmap.h"
 #include "count.h"
 /* The distro module's CQ code sees the tracepoint types: rvt_cq_enter's CRC. */
@@ -533,7 +533,7 @@ int rvt_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *entry)
 	spin_lock_irqsave(&cq->lock, flags);
 	rvt_cq_indices(cq, &head, &tail);
 	for (n = 0; n < num_entries && tail != head; n++) {
-		trace_rvt_cq_poll(cq, &cq->kqueue->kqueue[tail], tail);
+		trace_rvt_cq_poll(cq, &cq->kqueue->kqueue[tail], n);
 		entry[n] = cq->kqueue->kqueue[tail];
 		tail = rvt_cq_advance(cq, tail);
 	}

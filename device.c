@@ -6,7 +6,30 @@
  * its struct rvt_ibport and asks it, through driver_f, for whatever only
  * the link knows (state, LID, MTU, GUIDs).
  */
-#include "vt.h"
+#include "device.h"
+
+/**
+ * rvt_port_index - convert an IB port number into an index of rdi->ports
+ * @port_num: 1-based port number, already validated by the IB core
+ *
+ * Return: the 0-based index.
+ */
+static u32 rvt_port_index(u32 port_num)
+{
+	return port_num - 1;
+}
+
+/**
+ * rvt_port - the driver's port structure for an IB port number
+ * @rdi: the rdmavt device
+ * @port_num: 1-based port number, already validated by the IB core
+ *
+ * Return: the port registered with rvt_init_port().
+ */
+static struct rvt_ibport *rvt_port(struct rvt_dev_info *rdi, u32 port_num)
+{
+	return rdi->ports[rvt_port_index(port_num)];
+}
 
 /**
  * rvt_query_device - report the device attributes

@@ -19,7 +19,6 @@
  * port's lock); rdmavt destroys it with the agent.
  */
 #include <rdma/ib_mad.h>
-#include "vt.h"
 #include "mad.h"
 
 /* A trap has gone out (or failed): its buffer is ours to free. */

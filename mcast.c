@@ -22,7 +22,7 @@
  * lock: so it too is taken with interrupts off wherever it is taken.
  *
  * ABI: rvt_mcast_find()'s CRC requires that this file see no linux/pci.h
- * and no linux/tracepoint.h: do not include vt.h here.
+ * and no linux/tracepoint.h: do not include exports.h here.
  */
 #include <linux/slab.h>
 #include <linux/rculist.h>

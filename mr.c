@@ -37,7 +37,7 @@
 #include <linux/vmalloc.h>
 #include <rdma/ib_umem.h>
 #include <rdma/rdma_vt.h>
-#include "vt.h"
+#include "exports.h"
 #include "mr.h"
 /* The distro module's MR code sees the tracepoint types: part of the CRCs. */
 #include <linux/tracepoint.h>
@@ -481,7 +481,11 @@ struct ib_mr *rvt_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
 	return &mr->ibmr;
 }
 
-/* ib_sg_to_pages() callback: append the page at @addr as a segment. */
+/*
+ * ib_sg_to_pages() callback: append the page at @addr as a segment. Until
+ * rvt_map_mr_sg() sets the region's length, it counts the bytes mapped so
+ * far, which rvt_mr_page_seg records as upstream's does.
+ */
 static int rvt_set_page(struct ib_mr *ibmr, u64 addr)
 {
 	struct rvt_mr *mr = to_rvt_mr(ibmr);
@@ -492,8 +496,9 @@ static int rvt_set_page(struct ib_mr *ibmr, u64 addr)
 	seg = &mr->mr.map[mr->mapped / RVT_SEGSZ]->segs[mr->mapped % RVT_SEGSZ];
 	seg->vaddr = (void *)(uintptr_t)addr;
 	seg->length = ibmr->page_size;
+	mr->mr.length += seg->length;
 	trace_rvt_mr_page_seg(&mr->mr, mr->mapped / RVT_SEGSZ,
-			      mr->mapped % RVT_SEGSZ, seg->length);
+			      mr->mapped % RVT_SEGSZ, seg->vaddr, seg->length);
 	mr->mapped++;
 	return 0;
 }
@@ -524,9 +529,10 @@ int rvt_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 	if (!is_power_of_2(ibmr->page_size))
 		return -EINVAL;
 	mr->mapped = 0;
+	mr->mr.length = 0;
 	mr->mr.page_shift = ilog2(ibmr->page_size);
 	ret = ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, rvt_set_page);
-	trace_rvt_map_mr_sg(ibmr, sg_nents, sg_offset, ret);
+	trace_rvt_map_mr_sg(ibmr, sg_nents, sg_offset);
 	if (ret <= 0 || !mr->mapped) {
 		mr->mr.length = 0;
 		return ret < 0 ? ret : -EINVAL;
@@ -705,7 +711,7 @@ static void rvt_sge_set_dma(struct rvt_sge *sge, struct rvt_mregion *mr,
  * Only DMA SGEs are merged: their vaddr is the address the consumer
  * gave, so contiguity is a plain comparison.
  */
-static bool rvt_sge_merge_dma(struct rvt_sge *last, const struct ib_sge *sge)
+static bool rvt_sge_merge_dma(struct rvt_sge *last, struct ib_sge *sge)
 {
 	if (!last || last->mr->lkey ||
 	    (uintptr_t)last->vaddr + last->length != sge->addr ||

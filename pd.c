@@ -6,7 +6,7 @@
  * PDs may not use the DMA MR's lkey 0). The device counts them to enforce
  * dparms.props.max_pd; rdi->n_pds_allocated is guarded by rdi->n_pds_lock.
  */
-#include "vt.h"
+#include "pd.h"
 
 /**
  * rvt_driver_pd_init - prepare PD accounting at registration

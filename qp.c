@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * The life of a QP: what each state allows, creation, the transitions
- * rdmavt makes on its own (reset and error), the memory region references
- * a QP holds, destruction, and the device's QP layer as a whole.
+ * The life of a QP: creation, the transitions rdmavt makes on its own
+ * (reset and error), the memory region references a QP holds,
+ * destruction, and the device's QP layer as a whole.
  *
  * A new QP is in RESET, with its send queue, its receive queue (unless it
  * uses an SRQ), its driver state and its QP number, but not in the QP
@@ -17,28 +17,6 @@
 #include "qp.h"
 #include "mmap.h"
 #include "cq.h"
-
-/*
- * What may happen to work requests in each state. Sends may be posted in
- * SQE and ERR: the send engine completes them with a flush error, as IBTA
- * C10-96 wants.
- */
-const int ib_rvt_state_ops[IB_QPS_ERR + 1] = {
-	[IB_QPS_RESET] = 0,
-	[IB_QPS_INIT] = RVT_POST_RECV_OK,
-	[IB_QPS_RTR] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK,
-	[IB_QPS_RTS] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
-		       RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK |
-		       RVT_PROCESS_NEXT_SEND_OK,
-	/* SQD finishes the request in progress but starts no new one. */
-	[IB_QPS_SQD] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
-		       RVT_POST_SEND_OK | RVT_PROCESS_SEND_OK,
-	[IB_QPS_SQE] = RVT_POST_RECV_OK | RVT_PROCESS_RECV_OK |
-		       RVT_POST_SEND_OK | RVT_FLUSH_SEND,
-	[IB_QPS_ERR] = RVT_POST_RECV_OK | RVT_FLUSH_RECV |
-		       RVT_POST_SEND_OK | RVT_FLUSH_SEND,
-};
-EXPORT_SYMBOL(ib_rvt_state_ops);
 
 /**
  * rvt_qp_event - deliver an asynchronous event about a QP to its owner
@@ -728,88 +706,6 @@ static void rvt_setup_qp(struct rvt_qp *qp, struct ib_qp_init_attr *init_attr)
 }
 
 /**
- * alloc_ud_wq_attr - give each send queue entry of a datagram QP room for
- *		      an address vector
- * @qp: a UD, SMI or GSI QP with its send queue allocated
- * @node: NUMA node
- *
- * Posting a UD send copies the AH's attributes into the entry (the AH may
- * be destroyed before the send completes); the room is allocated here, as
- * one array, so that posting never allocates.
- *
- * Context: process context.
- * Return: 0 or -ENOMEM.
- */
-static int alloc_ud_wq_attr(struct rvt_qp *qp, int node)
-{
-	struct rdma_ah_attr *attrs;
-	u32 i;
-
-	attrs = kvcalloc_node(qp->s_size, sizeof(*attrs), GFP_KERNEL, node);
-	if (!attrs)
-		return -ENOMEM;
-	for (i = 0; i < qp->s_size; i++)
-		rvt_get_swqe_ptr(qp, i)->ud_wr.attr = &attrs[i];
-	return 0;
-}
-
-/**
- * free_ud_wq_attr - free the address vectors of alloc_ud_wq_attr()
- * @qp: the QP; nothing happens unless it is a datagram QP that has them
- *
- * Context: process context.
- */
-static void free_ud_wq_attr(struct rvt_qp *qp)
-{
-	if (qp->allowed_ops != IB_OPCODE_UD || !qp->s_wq)
-		return;
-	kvfree(rvt_get_swqe_ptr(qp, 0)->ud_wr.attr);
-}
-
-/**
- * rvt_alloc_sq - allocate a QP's send side
- * @rdi: the device
- * @qp: the QP
- * @init_attr: its creation attributes
- *
- * The send queue holds max_send_wr requests plus the driver's reserved
- * operations, plus the slot that tells a full ring from an empty one.
- * Datagram QPs get room for an address vector per entry, RC QPs their
- * queue of RDMA read and atomic responses (rvt_max_atomic() entries).
- *
- * Context: process context.
- * Return: 0 or -ENOMEM; what was allocated is freed by
- * rvt_free_qp_queues().
- */
-static int rvt_alloc_sq(struct rvt_dev_info *rdi, struct rvt_qp *qp,
-			struct ib_qp_init_attr *init_attr)
-{
-	const struct ib_qp_cap *cap = &init_attr->cap;
-	int node = rdi->dparms.node;
-	u32 entries = cap->max_send_wr + 1 + rdi->dparms.reserved_operations;
-	size_t stride = struct_size_t(struct rvt_swqe, sg_list,
-				      cap->max_send_sge);
-
-	qp->s_wq = kvzalloc_node(array_size(stride, entries), GFP_KERNEL, node);
-	if (!qp->s_wq)
-		return -ENOMEM;
-	qp->s_size = entries;
-	qp->s_max_sge = cap->max_send_sge;
-	qp->s_avail = cap->max_send_wr;
-
-	if (qp->allowed_ops == IB_OPCODE_UD && alloc_ud_wq_attr(qp, node))
-		return -ENOMEM;
-	if (init_attr->qp_type == IB_QPT_RC) {
-		qp->s_ack_queue = kcalloc_node(rvt_max_atomic(rdi),
-					       sizeof(*qp->s_ack_queue),
-					       GFP_KERNEL, node);
-		if (!qp->s_ack_queue)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/**
  * rvt_alloc_qp_rq - allocate a QP's receive side
  * @rdi: the device
  * @qp: the QP
@@ -857,11 +753,7 @@ static int rvt_alloc_qp_rq(struct rvt_dev_info *rdi, struct rvt_qp *qp,
  */
 static void rvt_free_qp_queues(struct rvt_qp *qp)
 {
-	free_ud_wq_attr(qp);
-	kvfree(qp->s_wq);
-	qp->s_wq = NULL;
-	kfree(qp->s_ack_queue);
-	qp->s_ack_queue = NULL;
+	rvt_free_sq(qp);
 	kfree(qp->r_sg_list);
 	qp->r_sg_list = NULL;
 	rvt_release_rq(&qp->r_rq, &qp->ip);

@@ -1,26 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * The QP core, shared between its files. Each file's exports are those of
- * upstream's qp.c (see qp_exports.h), except where noted:
+ * The QP core. This header declares the life of a QP (qp.c) and the verbs
+ * above it; qp_parts.h, which it includes, what a QP is made of.
  *
- *   qp.c        the life of a QP: the state table, create and destroy,
- *               reset and error, events, MR references, the device's QP
- *               layer (rvt_driver_qp_init(), rvt_qp_exit())
- *   qp_modify.c the consumer's state machine: modify_qp, query_qp
- *   qp_table.c  QP numbers, the QPN -> QP table, iteration over all QPs
- *   qp_timer.c  the RC retry and RNR timers
- *   qp_send.c   the send queue: post_send, rvt_send_complete()
- *   qp_recv.c   the receive queue: allocation, kernel post_recv, flushes
- *   qp_rwqe.c   the receive side's consumer: rvt_get_rwqe(),
- *               rvt_copy_sge()
+ * The core's files, top down, as tools/testing/host/layers.txt places
+ * them (make check holds each file to it, and this list to its order):
+ * a file calls only files of its own level or below it, never up.
+ *
  *   loopback.c  rvt_ruc_loopback(): the RC/UC engine between two QPs of
  *               one device, requester and responder
- *   rc.c        RC credits and rewinds (upstream's rc.c exports)
- *   srq.c       shared receive queues (srq.h)
+ *   qp_send.c   the send queue's producer and completer: post_send,
+ *               rvt_send_complete()
+ *   qp_rwqe.c   the receive side's consumer: rvt_get_rwqe(),
+ *               rvt_copy_sge()
+ *   qp_modify.c the consumer's state machine: modify_qp, query_qp
+ *   qp.c        the life of a QP: create and destroy, reset and error,
+ *               events, MR references, the device's QP layer
+ *               (rvt_driver_qp_init(), rvt_qp_exit())
+ *   srq.c       shared receive queues (srq.h), on qp_recv.c's rings
+ *   rc.c        RC credits and rewinds, for the drivers' RC engines
+ *   qp_table.c  QP numbers, the QPN -> QP table, iteration over all QPs
+ *   qp_timer.c  the RC retry and RNR timers
+ *   qp_sq.c     send queues: allocation and freeing
+ *   qp_recv.c   receive queues: allocation, kernel post_recv, flushes
+ *   qp_parts.h  what a QP is made of: the four files above
+ *   qp_state.c  what each QP state allows (ib_rvt_state_ops)
  *
- * Calls go one way, down this list's dependencies: qp_modify.c and
- * loopback.c call qp.c, qp.c calls qp_table.c, qp_timer.c, qp_recv.c;
- * nothing calls back up.
+ * mr.c stands between qp.c and the posting paths: deregistering an MR
+ * resets the QPs that use it (rvt_qp_mr_clean()), posting checks keys.
+ * The files that export some of what upstream's qp.c exports include
+ * qp_exports.h first; rc.c exports what upstream's rc.c does; srq.c,
+ * qp_modify.c, qp_sq.c and qp_recv.c export nothing.
  *
  * Locking, in the order taken: qp->r_lock, qp->s_hlock, qp->s_lock (the
  * QP's state and attributes change only with all three held); then
@@ -33,6 +43,7 @@
 
 #include <rdma/rdma_vt.h>
 #include <rdma/rdmavt_qp.h>
+#include "qp_parts.h"
 
 /* qp.c */
 int rvt_driver_qp_init(struct rvt_dev_info *rdi);
@@ -50,50 +61,11 @@ int rvt_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 int rvt_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		 int attr_mask, struct ib_qp_init_attr *init_attr);
 
-/* qp_table.c */
-int rvt_qp_table_init(struct rvt_dev_info *rdi);
-void rvt_qp_table_free(struct rvt_dev_info *rdi);
-int rvt_alloc_qpn(struct rvt_dev_info *rdi, struct rvt_qpn_table *qpt,
-		  enum ib_qp_type type, u32 port_num, bool aip);
-void rvt_free_qpn(struct rvt_qpn_table *qpt, u32 qpn, enum ib_qp_type type,
-		  u32 port_num);
-void rvt_insert_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp);
-bool rvt_unlink_qp(struct rvt_dev_info *rdi, struct rvt_qp *qp,
-		   unsigned long *gp);
-void rvt_release_qp_link(struct rvt_qp *qp, unsigned long gp);
-
-/* qp_timer.c */
-void rvt_init_qp_timers(struct rvt_qp *qp);
-
 /* qp_send.c */
 int rvt_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 bool rvt_send_complete_cq(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			  enum ib_wc_status status);
-
-/* qp_recv.c */
-int rvt_alloc_rq(struct rvt_rq *rq, u32 entries, u8 max_sge, int node,
-		 struct ib_udata *udata);
-u32 rvt_rwqe_size(u8 max_sge);
-void rvt_release_rq(struct rvt_rq *rq, struct rvt_mmap_info **ip);
-int rvt_rq_post_list(struct rvt_rq *rq, struct rvt_qp *qp,
-		     const struct ib_recv_wr *wr,
-		     const struct ib_recv_wr **bad_wr);
-int rvt_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-		  const struct ib_recv_wr **bad_wr);
-void rvt_flush_rq(struct rvt_qp *qp);
-void rvt_discard_rq(struct rvt_qp *qp);
-
-/**
- * rvt_qp_is_special - whether a QP type is one of a port's QP0/QP1
- * @type: the QP type
- *
- * Return: true for SMI (QP0) and GSI (QP1).
- */
-static inline bool rvt_qp_is_special(enum ib_qp_type type)
-{
-	return type == IB_QPT_SMI || type == IB_QPT_GSI;
-}
 
 /**
  * rvt_qp_lock - take a QP's three locks, in their order

@@ -7,7 +7,7 @@
  * visible where EXPORT_SYMBOL() stands, and hfi1.ko and ib_qib.ko carry
  * the CRCs upstream's qp.c produced: a header added here, or missing, and
  * they refuse to load on this module. The four that decide it are
- * rdma/rdmavt_qp.h and linux/pci.h (through vt.h), linux/tracepoint.h and
+ * rdma/rdmavt_qp.h and linux/pci.h (through exports.h), linux/tracepoint.h and
  * rdma/uverbs_ioctl.h; the rest complete upstream's set. Documentation/
  * abi.rst explains the rule, and tools/abi-check checks it.
  */
@@ -25,6 +25,6 @@
 #include <rdma/uverbs_ioctl.h>
 #include <linux/tracepoint.h>
 #include <linux/trace_seq.h>
-#include "vt.h"
+#include "exports.h"
 
 #endif /* RVT_QP_EXPORTS_H */

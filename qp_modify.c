@@ -11,10 +11,6 @@
 #include "qp_exports.h"
 #include "qp.h"
 
-/* QP access flags that mean something for a QP; others are refused. */
-#define RVT_QP_ACCESS_FLAGS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
-			     IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
-			     IB_ACCESS_MW_BIND)
 /* IBTA field widths of the timer and retry attributes. */
 #define RVT_MAX_TIMEOUT 31
 #define RVT_MAX_RETRY 7
@@ -147,30 +143,22 @@ static int rvt_check_mig_state(struct rvt_qp *qp, struct ib_qp_attr *attr,
 
 /**
  * rvt_check_field_widths - what upstream's rdmavt takes but the IBTA does not
- * @rdi: the device
  * @attr: the new values
  * @mask: which of them to use
  *
- * Access flags this core does not know, and timeouts and rd_atomic
- * counts beyond their IBTA fields or the device's limits
- * (Documentation/differences.rst). Checked last, after every check
- * upstream makes, so that a driver sees the same calls up to the refusal.
+ * Timeouts beyond their 5-bit IBTA fields (Documentation/differences.rst).
+ * Checked last, after every check upstream makes, so that a driver sees
+ * the same calls up to the refusal. Access flags and the initiator depth
+ * are taken as upstream takes them: any flags, any max_rd_atomic.
  *
  * Context: any.
  * Return: 0 or -EINVAL.
  */
-static int rvt_check_field_widths(struct rvt_dev_info *rdi,
-				  struct ib_qp_attr *attr, int mask)
+static int rvt_check_field_widths(struct ib_qp_attr *attr, int mask)
 {
-	if ((mask & IB_QP_ACCESS_FLAGS) &&
-	    (attr->qp_access_flags & ~(RVT_QP_ACCESS_FLAGS | IB_ACCESS_OPTIONAL)))
-		return -EINVAL;
 	if ((mask & IB_QP_TIMEOUT) && attr->timeout > RVT_MAX_TIMEOUT)
 		return -EINVAL;
 	if ((mask & IB_QP_ALT_PATH) && attr->alt_timeout > RVT_MAX_TIMEOUT)
-		return -EINVAL;
-	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
-	    attr->max_rd_atomic > rdi->dparms.props.max_qp_init_rd_atom)
 		return -EINVAL;
 	return 0;
 }
@@ -224,7 +212,7 @@ static int rvt_check_modify(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
 	    attr->max_dest_rd_atomic > rdi->dparms.max_rdma_atomic)
 		return -EINVAL;
-	return rvt_check_field_widths(rdi, attr, mask);
+	return rvt_check_field_widths(attr, mask);
 }
 
 /**
@@ -235,8 +223,9 @@ static int rvt_check_modify(struct rvt_dev_info *rdi, struct rvt_qp *qp,
  *
  * Entering RESET resets the QP (dropping and retaking its locks), ERR
  * flushes it, RTR re-enables COMM_EST, SQD notes whether the send queue
- * is still draining; requests posted while sending was suspended are
- * scheduled on the way back to RTS.
+ * is still draining; requests posted while the QP drained in SQD are
+ * scheduled on its way back to RTS (sqd-resume in
+ * Documentation/contract-differences.txt).
  *
  * Context: QP locks held; process context for RESET.
  * Return: 1 if IB_EVENT_QP_LAST_WQE_REACHED is due, else 0.
@@ -262,8 +251,8 @@ static int rvt_enter_state(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 		break;
 	}
 	qp->state = m->next;
-	/* Requests posted while sending was suspended go out now. */
-	if (m->next == IB_QPS_RTS && m->cur != IB_QPS_RTS &&
+	/* Requests posted while the QP drained go out now. */
+	if (m->next == IB_QPS_RTS && m->cur == IB_QPS_SQD &&
 	    qp->s_last != qp->s_head)
 		rdi->driver_f.schedule_send(qp);
 	return 0;
@@ -369,8 +358,7 @@ static void rvt_set_transport(struct rvt_qp *qp, struct ib_qp_attr *attr,
 	if (mask & IB_QP_QKEY)
 		qp->qkey = attr->qkey;
 	if (mask & IB_QP_ACCESS_FLAGS)
-		qp->qp_access_flags = attr->qp_access_flags &
-				      RVT_QP_ACCESS_FLAGS;
+		qp->qp_access_flags = attr->qp_access_flags;
 	if (mask & IB_QP_TIMEOUT) {
 		qp->timeout = attr->timeout;
 		qp->timeout_jiffies = rvt_timeout_to_jiffies(qp->timeout);
@@ -405,9 +393,9 @@ static void rvt_set_transport(struct rvt_qp *qp, struct ib_qp_attr *attr,
  * IB_QP_CUR_STATE, attr->cur_qp_state must be the QP's state. Values are
  * checked: port and P_Key index exist; address vectors pass
  * rvt_check_ah() and name a unicast LID; the driver accepts the path
- * MTU; timeouts fit 5 bits and retry counts 3; rd_atomic limits are
- * within the device's; the destination QPN fits 24 bits; only the access
- * flags that apply to a QP are set (optional ones are ignored). PSNs are
+ * MTU; timeouts fit 5 bits and retry counts 3; max_dest_rd_atomic is
+ * within the device's; the destination QPN fits 24 bits. Access flags
+ * and max_rd_atomic are taken as given, as upstream takes them. PSNs are
  * masked with dparms.psn_modify_mask. Entering INIT from RESET puts the QP
  * in the QP table; entering RESET takes it out and discards its queues;
  * ERR flushes them; SQD notes whether the send queue is still draining

@@ -17,8 +17,7 @@
  */
 #include <linux/overflow.h>
 #include <linux/vmalloc.h>
-#include "vt.h"
-#include "qp.h"
+#include "qp_parts.h"
 #include "rq.h"
 #include "mmap.h"
 

@@ -294,10 +294,13 @@ static int rvt_fill_swqe(struct rvt_dev_info *rdi, struct rvt_qp *qp,
 	return 0;
 }
 
-/* Hand a filled entry to the send engine. */
+/*
+ * Count a filled entry as used and hand it to the send engine. The
+ * rvt_post_one_wr event records it in between, as upstream's does.
+ */
 static void rvt_push_swqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 			  const struct rvt_local_op *plan, bool local,
-			  bool reserved_op)
+			  bool reserved_op, int wr_num_sge)
 {
 	if (local) {
 		if (plan->deferred)
@@ -314,6 +317,7 @@ static void rvt_push_swqe(struct rvt_qp *qp, struct rvt_swqe *wqe,
 	} else {
 		qp->s_avail--;
 	}
+	trace_rvt_post_one_wr(qp, wqe, wr_num_sge);
 	/* The entry before the index that hands it to the send engine. */
 	smp_store_release(&qp->s_head, rvt_qp_swqe_incr(qp, qp->s_head));
 }
@@ -365,8 +369,7 @@ static int rvt_post_one_wr(struct rvt_qp *qp, const struct ib_send_wr *wr,
 	ret = rvt_fill_swqe(rdi, qp, wqe, wr, ret, local, call_send);
 	if (ret)
 		return ret;
-	trace_rvt_post_one_wr(qp, wqe, wr->num_sge);
-	rvt_push_swqe(qp, wqe, &plan, local, reserved_op);
+	rvt_push_swqe(qp, wqe, &plan, local, reserved_op, wr->num_sge);
 	return 1;
 }
 
@@ -497,7 +500,7 @@ static __always_inline bool rvt_send_complete_one(struct rvt_qp *qp,
 	if (!(ib_rvt_state_ops[qp->state] & RVT_PROCESS_OR_FLUSH_SEND))
 		return true;
 	old_last = qp->s_last;
-	trace_rvt_qp_send_completion(qp, wqe, old_last, status);
+	trace_rvt_qp_send_completion(qp, wqe, old_last);
 	queued = rvt_retire_swqe(qp, wqe, rdi->wc_opcode[wqe->wr.opcode],
 				 status, &last);
 	if (qp->s_acked == old_last)

@@ -12,7 +12,7 @@
 #include <linux/rcupdate.h>
 #include <linux/bitmap.h>
 #include <linux/gfp.h>
-#include "qp.h"
+#include "qp_parts.h"
 #include "trace_qp.h"
 
 /*

@@ -10,7 +10,7 @@
  * the flag, so a callback racing a disarm does nothing.
  */
 #include "qp_exports.h"
-#include "qp.h"
+#include "qp_parts.h"
 #include "trace_qp.h"
 #include "trace_rc.h"
 
@@ -60,6 +60,7 @@ static void rvt_rc_timeout(struct timer_list *t)
 		qp->s_flags &= ~RVT_S_TIMER;
 		rvt_to_iport(qp)->n_rc_timeouts++;
 		trace_rvt_rc_timeout(qp, qp->s_last_psn + 1);
+		trace_rvt_rc_timeout_retries(qp);
 		if (rdi->driver_f.notify_restart_rc)
 			rdi->driver_f.notify_restart_rc(qp,
 							qp->s_last_psn + 1, 1);
@@ -122,6 +123,7 @@ void rvt_add_rnr_timer(struct rvt_qp *qp, u32 aeth)
 	qp->s_flags |= RVT_S_WAIT_RNR;
 	usec = rvt_rnr_tbl_to_usec(aeth >> IB_AETH_CREDIT_SHIFT);
 	trace_rvt_rnrnak_add(qp, usec);
+	trace_rvt_rc_rnrnak_retries(qp);
 	hrtimer_start(&qp->s_rnr_timer, ns_to_ktime(usec * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED);
 }

@@ -4,7 +4,7 @@
  * retransmission: helpers the drivers' RC protocol engines call.
  *
  * ABI: this file must see rdmavt_qp.h and nothing that pulls in
- * linux/pci.h or linux/tracepoint.h (no vt.h), or the CRCs of its exports
+ * linux/pci.h or linux/tracepoint.h (no exports.h), or the CRCs of its exports
  * differ from the distro's. See Documentation/abi.rst.
  */
 #include <rdma/rdmavt_qp.h>

@@ -25,8 +25,7 @@
 #include <linux/vmalloc.h>
 #include <linux/overflow.h>
 #include <rdma/uverbs_ioctl.h>
-#include "vt.h"
-#include "qp.h"
+#include "qp_parts.h"
 #include "mmap.h"
 #include "srq.h"
 #include "rq.h"

@@ -6,7 +6,7 @@
  * modversions CRC of any export that sees it: this file must never export
  * anything (Documentation/abi.rst, "Tracing").
  */
-#include <linux/trace_seq.h>
+#include <linux/mm.h>
 
 #define CREATE_TRACE_POINTS
 #include "trace_rvt.h"
@@ -24,18 +24,6 @@ void rvt_trace_mr_user_segs(const struct rvt_mregion *mr)
 	for (i = 0; i < mr->max_segs; i++) {
 		seg = &mr->map[i / RVT_SEGSZ]->segs[i % RVT_SEGSZ];
 		trace_rvt_mr_user_seg(mr, i / RVT_SEGSZ, i % RVT_SEGSZ,
-				      seg->length);
+				      seg->vaddr, seg->length);
 	}
-}
-
-const char *rvt_trace_wr_id(struct trace_seq *p, u64 wr_id, bool user)
-{
-	const char *ret = trace_seq_buffer_ptr(p);
-
-	if (user)
-		trace_seq_printf(p, "0x%llx", wr_id);
-	else
-		trace_seq_printf(p, "%p", (void *)(uintptr_t)wr_id);
-	trace_seq_putc(p, 0);
-	return ret;
 }

@@ -2,8 +2,14 @@
 /*
  * rdmavt's trace events: what every trace header of ours shares.
  *
- * The events are upstream's, by trace system and name, fired at the same
- * moments (Documentation/tracing.rst lists them with their fields):
+ * Upstream's 18 events keep upstream's trace systems, names, fields (name,
+ * type and order) and print formats, so that their tracefs format files
+ * are those of the distro's rdmavt.ko and a filter, a trace-cmd or perf
+ * script written for upstream works on ours (tools/testing/suites/
+ * 64-trace.sh compares them). They record the values upstream records, at
+ * the moments it records them (Documentation/tracing.rst lists where
+ * ours differs). What we show beyond them goes into events of our own,
+ * under names upstream does not use; never into one of upstream's.
  *
  *   trace_rvt.h  rvt     rvt_dbg
  *   trace_cq.h   rvt_cq  rvt_create_cq, rvt_cq_enter, rvt_cq_poll
@@ -11,7 +17,8 @@
  *                        rvt_sge_adjacent, rvt_sge_new, rvt_map_mr_sg
  *   trace_qp.h   rvt_qp  rvt_qpinsert, rvt_qpremove, rvt_rnrnak_add,
  *                        rvt_rnrnak_timeout, rvt_rnrnak_stop
- *   trace_rc.h   rvt_rc  rvt_rc_timeout
+ *   trace_rc.h   rvt_rc  rvt_rc_timeout; ours: rvt_rc_timeout_retries,
+ *                        rvt_rnrnak_retries
  *   trace_tx.h   rvt_tx  rvt_post_one_wr, rvt_qp_send_completion
  *
  * A file that fires events includes the header of their system; trace.c,
@@ -22,11 +29,10 @@
  * may include one; never ah.c, mcast.c or rc.c (Documentation/abi.rst,
  * "Tracing"). For the same reason nothing here defines a type.
  *
- * Events record values, never kernel addresses, so that their output
- * leaks no pointer. rdmavt devices do no DMA: the addresses in a kernel
- * consumer's SGEs and fast-registration MRs are kernel virtual addresses,
- * so the MR events record addresses for user PDs only (0 otherwise) and
- * offsets into the region instead.
+ * A format file shows each field's type as spelled in its __field() and
+ * the TP_printk() arguments as the preprocessor expands and stringifies
+ * them: spelling, token spacing and the symbol tables below are part of
+ * the interface, not style.
  */
 #ifndef RVT_TRACE_H
 #define RVT_TRACE_H
@@ -39,8 +45,9 @@
 #define RVT_TRACE_DEV_ASSIGN()	__assign_str(dev)
 
 /*
- * What every QP event records first: the device and the QP's number (qp
- * names the event's QP), then the event's own fields or statements.
+ * What the QP table and timer events record first: the device and the
+ * QP's number (qp names the event's QP), then the event's own fields or
+ * statements.
  */
 #define RVT_TRACE_QP_ENTRY(...)						\
 	TP_STRUCT__entry(RVT_TRACE_DEV(ib_to_rvt(qp->ibqp.device))	\
@@ -50,72 +57,6 @@
 	TP_fast_assign(RVT_TRACE_DEV_ASSIGN();				\
 		__entry->qpn = qp->ibqp.qp_num;				\
 		__VA_ARGS__)
-
-/*
- * What the CQ events record of the completion (wc) in ring slot idx of
- * a CQ (cq): their TP_STRUCT__entry and TP_fast_assign, each taking the
- * event's own fields or statements as arguments.
- */
-#define RVT_TRACE_WC_ENTRY(...)						\
-	TP_STRUCT__entry(RVT_TRACE_DEV(cq->rdi)				\
-		__field(u64, wr_id)					\
-		__field(u32, idx)					\
-		__field(u32, status)					\
-		__field(u32, opcode)					\
-		__field(u32, byte_len)					\
-		__field(u32, wc_flags)					\
-		__field(u32, imm)					\
-		__field(u32, src_qp)					\
-		__field(bool, user)					\
-		__VA_ARGS__)
-#define RVT_TRACE_WC_ASSIGN(...)					\
-	TP_fast_assign(RVT_TRACE_DEV_ASSIGN();				\
-		__entry->wr_id = wc->wr_id;				\
-		__entry->idx = idx;					\
-		__entry->status = wc->status;				\
-		__entry->opcode = wc->opcode;				\
-		__entry->byte_len = wc->byte_len;			\
-		__entry->wc_flags = wc->wc_flags;			\
-		__entry->imm = be32_to_cpu(wc->ex.imm_data);		\
-		__entry->src_qp = wc->src_qp;				\
-		__entry->user = cq->ibcq.uobject;			\
-		__VA_ARGS__)
-
-/*
- * What the send queue events record of a request (wqe) of a QP (qp), in
- * the same way.
- */
-#define RVT_TRACE_SWQE_ENTRY(...)					\
-	RVT_TRACE_QP_ENTRY(__field(u64, wr_id)				\
-		__field(u32, qpt)					\
-		__field(u32, opcode)					\
-		__field(u32, send_flags)				\
-		__field(u32, psn)					\
-		__field(u32, lpsn)					\
-		__field(u32, ssn)					\
-		__field(u32, length)					\
-		__field(bool, user)					\
-		__VA_ARGS__)
-#define RVT_TRACE_SWQE_ASSIGN(...)					\
-	RVT_TRACE_QP_ASSIGN(__entry->wr_id = wqe->wr.wr_id;		\
-		__entry->qpt = qp->ibqp.qp_type;			\
-		__entry->opcode = wqe->wr.opcode;			\
-		__entry->send_flags = wqe->wr.send_flags;		\
-		__entry->psn = wqe->psn;				\
-		__entry->lpsn = wqe->lpsn;				\
-		__entry->ssn = wqe->ssn;				\
-		__entry->length = wqe->length;				\
-		__entry->user = qp->ibqp.uobject;			\
-		__VA_ARGS__)
-
-struct trace_seq;
-
-/*
- * A work request's wr_id, for TP_printk(): as it is for a user consumer,
- * hashed like a %p pointer for a kernel one, whose wr_ids are mostly
- * pointers (struct ib_cqe). Defined in trace.c.
- */
-const char *rvt_trace_wr_id(struct trace_seq *p, u64 wr_id, bool user);
 
 struct rvt_mregion;
 
@@ -127,8 +68,8 @@ struct rvt_mregion;
 void rvt_trace_mr_user_segs(const struct rvt_mregion *mr);
 
 /*
- * Names for the enums the events print. The values are recorded; tracefs
- * text shows the names.
+ * The opcode names the events print: upstream's tables, which name only
+ * these opcodes (the others print as their number alone).
  */
 #define rvt_show_wr_opcode(op)						\
 	__print_symbolic(op,						\
@@ -139,17 +80,22 @@ void rvt_trace_mr_user_segs(const struct rvt_mregion *mr);
 			 { IB_WR_RDMA_READ, "RDMA_READ" },		\
 			 { IB_WR_ATOMIC_CMP_AND_SWP, "ATOMIC_CMP_AND_SWP" }, \
 			 { IB_WR_ATOMIC_FETCH_AND_ADD, "ATOMIC_FETCH_AND_ADD" }, \
-			 { IB_WR_BIND_MW, "BIND_MW" },			\
 			 { IB_WR_LSO, "LSO" },				\
 			 { IB_WR_SEND_WITH_INV, "SEND_WITH_INV" },	\
 			 { IB_WR_RDMA_READ_WITH_INV, "RDMA_READ_WITH_INV" }, \
 			 { IB_WR_LOCAL_INV, "LOCAL_INV" },		\
 			 { IB_WR_MASKED_ATOMIC_CMP_AND_SWP, "MASKED_ATOMIC_CMP_AND_SWP" }, \
 			 { IB_WR_MASKED_ATOMIC_FETCH_AND_ADD, "MASKED_ATOMIC_FETCH_AND_ADD" }, \
-			 { IB_WR_FLUSH, "FLUSH" },			\
-			 { IB_WR_ATOMIC_WRITE, "ATOMIC_WRITE" },	\
-			 { IB_WR_REG_MR, "REG_MR" },			\
-			 { IB_WR_REG_MR_INTEGRITY, "REG_MR_INTEGRITY" })
+			 { IB_WR_RESERVED1, "RESERVED1" },		\
+			 { IB_WR_RESERVED2, "RESERVED2" },		\
+			 { IB_WR_RESERVED3, "RESERVED3" },		\
+			 { IB_WR_RESERVED4, "RESERVED4" },		\
+			 { IB_WR_RESERVED5, "RESERVED5" },		\
+			 { IB_WR_RESERVED6, "RESERVED6" },		\
+			 { IB_WR_RESERVED7, "RESERVED7" },		\
+			 { IB_WR_RESERVED8, "RESERVED8" },		\
+			 { IB_WR_RESERVED9, "RESERVED9" },		\
+			 { IB_WR_RESERVED10, "RESERVED10" })
 
 #define rvt_show_wc_opcode(op)						\
 	__print_symbolic(op,						\
@@ -158,48 +104,11 @@ void rvt_trace_mr_user_segs(const struct rvt_mregion *mr);
 			 { IB_WC_RDMA_READ, "RDMA_READ" },		\
 			 { IB_WC_COMP_SWAP, "COMP_SWAP" },		\
 			 { IB_WC_FETCH_ADD, "FETCH_ADD" },		\
-			 { IB_WC_BIND_MW, "BIND_MW" },			\
-			 { IB_WC_LOCAL_INV, "LOCAL_INV" },		\
 			 { IB_WC_LSO, "LSO" },				\
-			 { IB_WC_ATOMIC_WRITE, "ATOMIC_WRITE" },	\
+			 { IB_WC_LOCAL_INV, "LOCAL_INV" },		\
 			 { IB_WC_REG_MR, "REG_MR" },			\
 			 { IB_WC_MASKED_COMP_SWAP, "MASKED_COMP_SWAP" }, \
-			 { IB_WC_MASKED_FETCH_ADD, "MASKED_FETCH_ADD" }, \
-			 { IB_WC_FLUSH, "FLUSH" },			\
 			 { IB_WC_RECV, "RECV" },			\
 			 { IB_WC_RECV_RDMA_WITH_IMM, "RECV_RDMA_WITH_IMM" })
-
-#define rvt_show_wc_status(status)					\
-	__print_symbolic(status,					\
-			 { IB_WC_SUCCESS, "SUCCESS" },			\
-			 { IB_WC_LOC_LEN_ERR, "LOC_LEN_ERR" },		\
-			 { IB_WC_LOC_QP_OP_ERR, "LOC_QP_OP_ERR" },	\
-			 { IB_WC_LOC_EEC_OP_ERR, "LOC_EEC_OP_ERR" },	\
-			 { IB_WC_LOC_PROT_ERR, "LOC_PROT_ERR" },	\
-			 { IB_WC_WR_FLUSH_ERR, "WR_FLUSH_ERR" },	\
-			 { IB_WC_MW_BIND_ERR, "MW_BIND_ERR" },		\
-			 { IB_WC_BAD_RESP_ERR, "BAD_RESP_ERR" },	\
-			 { IB_WC_LOC_ACCESS_ERR, "LOC_ACCESS_ERR" },	\
-			 { IB_WC_REM_INV_REQ_ERR, "REM_INV_REQ_ERR" },	\
-			 { IB_WC_REM_ACCESS_ERR, "REM_ACCESS_ERR" },	\
-			 { IB_WC_REM_OP_ERR, "REM_OP_ERR" },		\
-			 { IB_WC_RETRY_EXC_ERR, "RETRY_EXC_ERR" },	\
-			 { IB_WC_RNR_RETRY_EXC_ERR, "RNR_RETRY_EXC_ERR" }, \
-			 { IB_WC_LOC_RDD_VIOL_ERR, "LOC_RDD_VIOL_ERR" }, \
-			 { IB_WC_REM_INV_RD_REQ_ERR, "REM_INV_RD_REQ_ERR" }, \
-			 { IB_WC_REM_ABORT_ERR, "REM_ABORT_ERR" },	\
-			 { IB_WC_INV_EECN_ERR, "INV_EECN_ERR" },	\
-			 { IB_WC_INV_EEC_STATE_ERR, "INV_EEC_STATE_ERR" }, \
-			 { IB_WC_FATAL_ERR, "FATAL_ERR" },		\
-			 { IB_WC_RESP_TIMEOUT_ERR, "RESP_TIMEOUT_ERR" }, \
-			 { IB_WC_GENERAL_ERR, "GENERAL_ERR" })
-
-#define rvt_show_qp_type(type)						\
-	__print_symbolic(type,						\
-			 { IB_QPT_SMI, "SMI" },				\
-			 { IB_QPT_GSI, "GSI" },				\
-			 { IB_QPT_RC, "RC" },				\
-			 { IB_QPT_UC, "UC" },				\
-			 { IB_QPT_UD, "UD" })
 
 #endif /* RVT_TRACE_H */

@@ -19,16 +19,10 @@
 DECLARE_EVENT_CLASS(rvt_qphash_template,
 		    TP_PROTO(const struct rvt_qp *qp, u32 bucket),
 		    TP_ARGS(qp, bucket),
-		    RVT_TRACE_QP_ENTRY(__field(u32, bucket)
-				       __field(u32, type)
-				       __field(u8, port)),
-		    RVT_TRACE_QP_ASSIGN(__entry->bucket = bucket;
-					__entry->type = qp->ibqp.qp_type;
-					__entry->port = qp->port_num;),
-		    TP_printk("[%s] qpn 0x%x type %s port %u bucket %u",
-			      __get_str(dev), __entry->qpn,
-			      rvt_show_qp_type(__entry->type), __entry->port,
-			      __entry->bucket)
+		    RVT_TRACE_QP_ENTRY(__field(u32, bucket)),
+		    RVT_TRACE_QP_ASSIGN(__entry->bucket = bucket;),
+		    TP_printk("[%s] qpn 0x%x bucket %u", __get_str(dev),
+			      __entry->qpn, __entry->bucket)
 );
 
 /* rvt_qpinsert - the QP became findable by its number (RESET to INIT). */
@@ -44,47 +38,44 @@ DEFINE_EVENT_CONDITION(rvt_qphash_template, rvt_qpremove,
 		       TP_CONDITION(qp->ibqp.qp_num > 1));
 
 /*
- * The RNR NAK timer of an RC requester: usec is the wait for
- * rvt_rnrnak_add, 0 for the others; rnr_retry the retries left (7: for
- * ever).
+ * The RNR NAK timer of an RC requester: the timer's address, the QP's
+ * flags, and the wait (to, in microseconds) for rvt_rnrnak_add, 0 for
+ * the others.
  */
 DECLARE_EVENT_CLASS(rvt_rnrnak_template,
-		    TP_PROTO(const struct rvt_qp *qp, u32 usec),
-		    TP_ARGS(qp, usec),
-		    RVT_TRACE_QP_ENTRY(__field(u32, s_flags)
-				       __field(u32, usec)
-				       __field(u32, s_psn)
-				       __field(u8, rnr_retry)),
-		    RVT_TRACE_QP_ASSIGN(__entry->s_flags = qp->s_flags;
-					__entry->usec = usec;
-					__entry->s_psn = qp->s_psn;
-					__entry->rnr_retry = qp->s_rnr_retry;),
-		    TP_printk("[%s] qpn 0x%x s_flags 0x%x timeout %u us s_psn 0x%x rnr_retry %u",
-			      __get_str(dev), __entry->qpn, __entry->s_flags,
-			      __entry->usec, __entry->s_psn,
-			      __entry->rnr_retry)
+		    TP_PROTO(struct rvt_qp *qp, u32 to),
+		    TP_ARGS(qp, to),
+		    RVT_TRACE_QP_ENTRY(__field(void *, hrtimer)
+				       __field(u32, s_flags)
+				       __field(u32, to)),
+		    RVT_TRACE_QP_ASSIGN(__entry->hrtimer = &qp->s_rnr_timer;
+					__entry->s_flags = qp->s_flags;
+					__entry->to = to;),
+		    TP_printk("[%s] qpn 0x%x hrtimer 0x%p s_flags 0x%x timeout %u us",
+			      __get_str(dev), __entry->qpn, __entry->hrtimer,
+			      __entry->s_flags, __entry->to)
 );
 
-/* rvt_rnrnak_add - an RNR NAK: the timer is armed for usec. */
+/* rvt_rnrnak_add - an RNR NAK: the timer is armed for to microseconds. */
 DEFINE_EVENT(rvt_rnrnak_template, rvt_rnrnak_add,
-	     TP_PROTO(const struct rvt_qp *qp, u32 usec),
-	     TP_ARGS(qp, usec));
+	     TP_PROTO(struct rvt_qp *qp, u32 to),
+	     TP_ARGS(qp, to));
 
 /*
  * rvt_rnrnak_timeout - the RNR timer's callback ran: the send engine is
  * rescheduled (whether or not the wait had been called off meanwhile).
  */
 DEFINE_EVENT(rvt_rnrnak_template, rvt_rnrnak_timeout,
-	     TP_PROTO(const struct rvt_qp *qp, u32 usec),
-	     TP_ARGS(qp, usec));
+	     TP_PROTO(struct rvt_qp *qp, u32 to),
+	     TP_ARGS(qp, to));
 
 /*
  * rvt_rnrnak_stop - the timer's callback clears RVT_S_WAIT_RNR of a wait
  * still pending, just before rvt_rnrnak_timeout.
  */
 DEFINE_EVENT(rvt_rnrnak_template, rvt_rnrnak_stop,
-	     TP_PROTO(const struct rvt_qp *qp, u32 usec),
-	     TP_ARGS(qp, usec));
+	     TP_PROTO(struct rvt_qp *qp, u32 to),
+	     TP_ARGS(qp, to));
 
 #endif /* RVT_TRACE_QP_H */
 

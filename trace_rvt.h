@@ -12,9 +12,9 @@
 #define TRACE_SYSTEM rvt
 
 /*
- * rvt_dbg - a message about a device: fired when rvt_register_device()
- * starts registering it, its driver having passed the checks, and when
- * rvt_unregister_device() starts taking it down.
+ * rvt_dbg - a message about a device: upstream's words when
+ * rvt_register_device() starts registering it, its driver having passed
+ * the checks, and when rvt_unregister_device() starts taking it down.
  */
 TRACE_EVENT(rvt_dbg,
 	    TP_PROTO(const struct rvt_dev_info *rdi, const char *msg),
@@ -25,7 +25,7 @@ TRACE_EVENT(rvt_dbg,
 	    TP_fast_assign(RVT_TRACE_DEV_ASSIGN();
 		    __assign_str(msg);
 	    ),
-	    TP_printk("[%s] %s", __get_str(dev), __get_str(msg))
+	    TP_printk("[%s]: %s", __get_str(dev), __get_str(msg))
 );
 
 #endif /* RVT_TRACE_RVT_H */

@@ -16,13 +16,15 @@
  * distro's. See Documentation/abi.rst.
  */
 #include <linux/tracepoint.h>
-#include "vt.h"
+#include "exports.h"
 #include "ah.h"
 #include "cq.h"
+#include "device.h"
 #include "mad.h"
 #include "mcast.h"
 #include "mmap.h"
 #include "mr.h"
+#include "pd.h"
 #include "qp.h"
 #include "srq.h"
 #include "wss.h"
@@ -30,6 +32,9 @@
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("RDMA verbs software transport core");
+
+/* Userspace ABI revision: rdma-core's ipathverbs uses mmap'd rings from 2 on. */
+#define RVT_UVERBS_ABI_VERSION 2
 
 /**
  * rvt_alloc_device - allocate a device and its port array
@@ -369,7 +374,7 @@ int rvt_register_device(struct rvt_dev_info *rdi)
 	if (ret)
 		return ret;
 
-	trace_rvt_dbg(rdi, "registering with rdmavt");
+	trace_rvt_dbg(rdi, "Driver attempting registration");
 	ret = rvt_init_device_state(rdi);
 	if (ret)
 		return ret;
@@ -409,7 +414,7 @@ void rvt_unregister_device(struct rvt_dev_info *rdi)
 
 	if (!rdi)
 		return;
-	trace_rvt_dbg(rdi, "unregistering from rdmavt");
+	trace_rvt_dbg(rdi, "Driver is unregistering.");
 	rvt_free_mad_agents(rdi);
 	ib_unregister_device(&rdi->ibdev);
 	rvt_exit_device_state(rdi);

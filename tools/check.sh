@@ -137,7 +137,12 @@ host_steps() {
 	host_step shellcheck "$REPO/tools/style.sh" shellcheck
 	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
 	host_step readme-layout "$REPO/tools/testing/host/layout_test.sh"
+	host_step layers "$REPO/tools/testing/host/layers_test.py"
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
+	host_step contract-compare "$REPO/tools/testing/host/contract_compare_test.sh"
+	# make deb, lintian on it; make check-dkms installs it in the guest.
+	host_step deb-package "$REPO/tools/deb.sh"
+	host_step dkms-conf "$REPO/tools/testing/host/dkms_conf_test.sh"
 }
 
 main() {

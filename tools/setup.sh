@@ -52,6 +52,8 @@ PACKAGES=(
 	iproute2 iputils-ping # IPoIB between network namespaces (78-opensm)
 	sparse
 	shellcheck
+	debhelper dh-dkms lintian # make deb: the rdmavt-dkms package
+	dkms # the package's own dependency, for 92-dkms in the guest
 	man-db
 	"$@"
 )

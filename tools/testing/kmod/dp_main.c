@@ -21,11 +21,6 @@ static char *dev = "rvtsw_0";
 module_param(dev, charp, 0444);
 MODULE_PARM_DESC(dev, "rdmavt device to test (default rvtsw_0)");
 
-bool cq_overrun_race;
-module_param(cq_overrun_race, bool, 0444);
-MODULE_PARM_DESC(cq_overrun_race,
-		 "cq_overrun destroys its QPs without waiting for the send engine (reproduces upstream's loopback deadlock; never in make check)");
-
 static struct debugfs_blob_wrapper results_blob;
 static struct dentry *debugfs_dir;
 

@@ -3,7 +3,13 @@
  * rvt_dp_test: errors at post time: bad requests, wrong QP states, a full
  * send queue, and a CQ overrun.
  */
+#include <linux/module.h>
 #include "dp_test.h"
+
+static bool cq_overrun_race;
+module_param(cq_overrun_race, bool, 0444);
+MODULE_PARM_DESC(cq_overrun_race,
+		 "cq_overrun destroys its QPs without waiting for the send engine (reproduces upstream's loopback deadlock; never in make check)");
 
 /* Requests refused when posted: errno, bad_wr, nothing queued. */
 void test_post_checks(void)

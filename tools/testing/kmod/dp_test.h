@@ -92,7 +92,6 @@ struct dpt_pair {
 };
 
 extern struct dpt_env env;
-extern bool cq_overrun_race;
 
 /* dp_report.c */
 void report(bool ok, const char *name, const char *fmt, ...) __printf(3, 4);

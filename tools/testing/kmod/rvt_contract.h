@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * rvt_contract: a test driver that registers a two-port rdmavt device as
- * hfi1 or qib do, runs scripted sequences on it and logs every call rdmavt
- * makes into the driver, with its context, and after each step what a
- * driver reads of rdmavt's structures. The same module runs on our core
+ * rvt_contract: a test driver that registers an rdmavt device as hfi1 or
+ * qib do (one port as hfi1, two as a dual-port qib), runs scripted
+ * sequences on it and logs every call rdmavt makes into the driver, with
+ * its context, and after each step what a driver reads of rdmavt's
+ * structures. The same module runs on our core
  * and on the distro's; tools/testing/suites/58-contract.sh compares the two
  * logs.
  *
@@ -20,7 +21,8 @@
 #include <rdma/rdmavt_qp.h>
 #include <rdma/rdmavt_cq.h>
 
-#define CT_NPORTS 2
+/* The most ports a personality has (qib's dual-port HCAs). */
+#define CT_MAX_PORTS 2
 #define CT_MAX_PKEYS 16
 #define CT_LABEL_LEN 16
 /* The subnet manager's LID: no port of the device has it, so traps leave. */
@@ -142,7 +144,7 @@ struct ct_dev {
 	const struct ct_pers *pers;
 	struct pci_dev *pdev;
 	bool nosmi;
-	struct ct_port port[CT_NPORTS];
+	struct ct_port port[CT_MAX_PORTS];
 	spinlock_t qps_lock;	/* guards qps */
 	struct list_head qps;
 	spinlock_t pend_lock;	/* guards pending and every ct_qp.pend */
@@ -174,6 +176,8 @@ struct ct_qp {
  * @name: "hfi1" or "qib"
  * @driver_id: the ib_device_ops driver_id
  * @opa: the ports are Omni-Path ports (OPA address handles)
+ * @nports: how many ports the driver registers
+ * @port_cap_flags: the capability mask the driver gives each port
  * @set_params: fills dparms and the device attributes
  * @set_callbacks: fills driver_f with this driver's set of callbacks
  * @init_pkeys: fills a port's P_Key table
@@ -184,6 +188,8 @@ struct ct_pers {
 	const char *name;
 	enum rdma_driver_id driver_id;
 	bool opa;
+	u32 nports;
+	u32 port_cap_flags;
 	void (*set_params)(struct ct_dev *dev, unsigned int qp_table_size);
 	void (*set_callbacks)(struct rvt_driver_provided *f);
 	void (*init_pkeys)(u16 *pkeys);
@@ -234,7 +240,11 @@ static inline struct ct_dev *ibdev_to_ct(struct ib_device *ibdev)
 	return rdi_to_ct(ib_to_rvt(ibdev));
 }
 
-/* rvt_contract_log.c: the log */
+/* rvt_contract_log.c: the script's state, the log */
+struct ct_port *ct_port(u32 port_num);
+struct ib_device *ct_ibdev(void);
+u32 ct_nports(void);
+u32 ct_port_lid(u32 port_num);
 int ct_log_init(void);
 void ct_log_exit(void);
 __printf(1, 2) void ct_log(const char *fmt, ...);
@@ -269,29 +279,6 @@ void ct_pump(void);
 int ct_settle(unsigned int ms);
 void ct_restart_rc(struct rvt_qp *qp, u32 psn, int wait);
 void ct_rc_ack(struct rvt_qp *qp, u32 aeth);
-
-/**
- * ct_port - a port of the current round's device
- * @port_num: 1-based
- *
- * Context: any, during a round.
- * Return: the port.
- */
-static inline struct ct_port *ct_port(u32 port_num)
-{
-	return &ct.dev->port[port_num - 1];
-}
-
-/**
- * ct_ibdev - the current round's ib_device
- *
- * Context: any, during a round.
- * Return: the device.
- */
-static inline struct ib_device *ct_ibdev(void)
-{
-	return &ct.dev->rdi.ibdev;
-}
 
 /* rvt_contract_verbs.c: the verbs the sequences use, logged */
 struct ib_qp *ct_create_qp_ia(const char *label, struct ib_qp_init_attr *ia);

@@ -351,13 +351,13 @@ int ct_modify_device(struct ib_device *ibdev, int mask,
 		return -EOPNOTSUPP;
 	if (mask & IB_DEVICE_MODIFY_NODE_DESC) {
 		memcpy(ibdev->node_desc, props->node_desc, IB_DEVICE_NODE_DESC_MAX);
-		for (p = 1; p <= CT_NPORTS; p++)
+		for (p = 1; p <= dev->rdi.dparms.nports; p++)
 			ct_send_trap(dev, p, CT_TRAP_NODE_DESC_CHG);
 	}
 	if (mask & IB_DEVICE_MODIFY_SYS_IMAGE_GUID) {
 		dev->rdi.dparms.props.sys_image_guid =
 			cpu_to_be64(props->sys_image_guid);
-		for (p = 1; p <= CT_NPORTS; p++)
+		for (p = 1; p <= dev->rdi.dparms.nports; p++)
 			ct_send_trap(dev, p, CT_TRAP_SYS_GUID_CHG);
 	}
 	return 0;

@@ -107,7 +107,7 @@ static struct ct_port *ct_lid_port(struct rvt_qp *sqp, u32 dlid)
 
 	if (dlid == be16_to_cpu(IB_LID_PERMISSIVE))
 		return ct_port(sqp->port_num);
-	for (i = 0; i < CT_NPORTS; i++) {
+	for (i = 0; i < ct_nports(); i++) {
 		struct ct_port *port = &ct.dev->port[i];
 
 		if ((dlid & ~((1U << port->lmc) - 1)) == port->lid)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * rvt_contract's log: one line per event, "<step>|<text>", kept in a
- * buffer that debugfs shows as /sys/kernel/debug/rvt_contract/log.
+ * buffer that debugfs shows as /sys/kernel/debug/rvt_contract/log. The
+ * running script's state (ct), whose steps the lines are logged under, is
+ * here too, below every other file of the module.
  *
  * Callbacks run in any context, hard interrupts included (rdmavt's RNR
  * timer is an hrtimer), so the buffer is guarded by a spinlock taken with
@@ -22,6 +24,55 @@
 /* Snapshot sections are built in static buffers: only the script snaps. */
 #define CT_SNAP_LEN 4096
 
+/* The running script, whose steps every line is logged under. */
+struct ct_state ct;
+
+/**
+ * ct_port - a port of the current round's device
+ * @port_num: 1-based
+ *
+ * Context: any, during a round.
+ * Return: the port.
+ */
+struct ct_port *ct_port(u32 port_num)
+{
+	return &ct.dev->port[port_num - 1];
+}
+
+/**
+ * ct_ibdev - the current round's ib_device
+ *
+ * Context: any, during a round.
+ * Return: the device.
+ */
+struct ib_device *ct_ibdev(void)
+{
+	return &ct.dev->rdi.ibdev;
+}
+
+/**
+ * ct_nports - how many ports the current round's device has
+ *
+ * Context: any, during a round.
+ * Return: 1 (hfi1) or 2 (qib).
+ */
+u32 ct_nports(void)
+{
+	return ct.dev->rdi.dparms.nports;
+}
+
+/**
+ * ct_port_lid - the base LID of a port of the current round's device
+ * @port_num: 1-based
+ *
+ * Context: any, during a round.
+ * Return: the LID.
+ */
+u32 ct_port_lid(u32 port_num)
+{
+	return CT_BASE_LID + port_num - 1;
+}
+
 /* Guards ct_log_buf/ct_log_len; any context. */
 static DEFINE_SPINLOCK(ct_log_lock);
 static char *ct_log_buf;
@@ -32,7 +83,7 @@ static struct dentry *ct_debugfs;
 
 /* Hashes of the device and port sections last logged (QPs keep theirs). */
 static u32 ct_dev_hash;
-static u32 ct_port_hash[CT_NPORTS];
+static u32 ct_port_hash[CT_MAX_PORTS];
 
 static const char * const ct_cb_names[CB_MAX] = {
 	[CB_SCHEDULE_SEND] = "schedule_send",
@@ -545,7 +596,7 @@ void ct_snap(void)
 	if (!dev)
 		return;
 	ct_snap_dev(dev);
-	for (i = 0; i < CT_NPORTS; i++)
+	for (i = 0; i < dev->rdi.dparms.nports; i++)
 		ct_snap_port(dev, i);
 	spin_lock_irqsave(&dev->qps_lock, flags);
 	list_for_each_entry(priv, &dev->qps, all)

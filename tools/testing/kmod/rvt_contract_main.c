@@ -30,8 +30,6 @@ static char *rounds = "main,nosmi,qpt1000,qpt3,qpt2";
 module_param(rounds, charp, 0444);
 MODULE_PARM_DESC(rounds, "rounds to run, comma separated (default all)");
 
-struct ct_state ct;
-
 static struct pci_dev *ct_pdev;
 static const struct attribute_group *ct_port_groups[] = { NULL };
 
@@ -61,12 +59,7 @@ static void ct_init_port(struct ct_dev *dev, int i)
 	rvp->gid_prefix = cpu_to_be64(0xfe80000000000000ULL);
 	rvp->sm_lid = CT_SM_LID;
 	rvp->subnet_timeout = 18;
-	rvp->port_cap_flags = IB_PORT_SYS_IMAGE_GUID_SUP |
-			      IB_PORT_CLIENT_REG_SUP | IB_PORT_SL_MAP_SUP |
-			      IB_PORT_TRAP_SUP | IB_PORT_AUTO_MIGR_SUP |
-			      IB_PORT_DR_NOTICE_SUP |
-			      IB_PORT_CAP_MASK_NOTICE_SUP |
-			      IB_PORT_OTHER_LOCAL_CHANGES_SUP;
+	rvp->port_cap_flags = dev->pers->port_cap_flags;
 	port->lid = CT_BASE_LID + i;
 	dev->pers->init_pkeys(port->pkeys);
 	ct_ex(EX_INIT_PORT);
@@ -81,7 +74,7 @@ static struct ct_dev *ct_alloc(const struct ct_pers *pers,
 	int i;
 
 	ct_ex(EX_ALLOC_DEVICE);
-	rdi = rvt_alloc_device(sizeof(*dev), CT_NPORTS);
+	rdi = rvt_alloc_device(sizeof(*dev), pers->nports);
 	if (!rdi)
 		return NULL;
 	dev = rdi_to_ct(rdi);
@@ -94,21 +87,21 @@ static struct ct_dev *ct_alloc(const struct ct_pers *pers,
 	INIT_LIST_HEAD(&dev->pending);
 	rvt_set_ibdev_name(rdi, "%s_%d", pers->opa ? "ct_hfi" : "ct_qib", 0);
 	ib_set_device_ops(&rdi->ibdev, pers->opa ? &ct_hfi1_ops : &ct_qib_ops);
-	rdi->ibdev.phys_port_cnt = CT_NPORTS;
+	rdi->ibdev.phys_port_cnt = pers->nports;
 	rdi->ibdev.node_guid = cpu_to_be64(0x0011750000c70000ULL);
 	strscpy(rdi->ibdev.node_desc, "rvt_contract", sizeof(rdi->ibdev.node_desc));
 	if (ct_pdev)
 		rdi->ibdev.dev.parent = &ct_pdev->dev;
 	pers->set_params(dev, qp_table_size);
 	rdi->dparms.props.sys_image_guid = rdi->ibdev.node_guid;
-	rdi->dparms.nports = CT_NPORTS;
+	rdi->dparms.nports = pers->nports;
 	rdi->dparms.node = first_online_node;
 	if (nosmi)
 		rdi->dparms.core_cap_flags &= ~RDMA_CORE_CAP_IB_SMI;
 	pers->set_callbacks(&rdi->driver_f);
 	rdi->post_parms = pers->post_parms;
 	rdi->wc_opcode = pers->wc_opcode;
-	for (i = 0; i < CT_NPORTS; i++)
+	for (i = 0; i < pers->nports; i++)
 		ct_init_port(dev, i);
 	return dev;
 }

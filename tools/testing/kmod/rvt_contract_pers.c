@@ -9,6 +9,8 @@
  */
 #include <rdma/opa_addr.h>
 #include <rdma/ib_mad.h>
+#include <rdma/ib_hdrs.h>
+#include <rdma/tid_rdma_defs.h>
 #include "rvt_contract.h"
 
 #define CT_PIOTHRESHOLD 256	/* hfi1: send at once when this short */
@@ -26,20 +28,16 @@ static void ct_set_props(struct ib_device_attr *p, bool opa)
 			      IB_DEVICE_RC_RNR_NAK_GEN |
 			      IB_DEVICE_PORT_ACTIVE_EVENT |
 			      IB_DEVICE_SRQ_RESIZE;
-	if (opa)
-		p->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS;
 	p->page_size_cap = PAGE_SIZE;
-	p->vendor_id = opa ? 0x1175 : 0x1175;
-	p->vendor_part_id = opa ? 0x24f0 : 0x7322;
+	/* Both from Intel's (formerly QLogic's) OUI 00:11:75. */
+	p->vendor_id = 0x1175;
 	p->hw_ver = 1;
 	p->max_mr_size = U64_MAX;
-	p->max_qp = 16384;
 	p->max_qp_wr = 0x3fff;
 	p->max_send_sge = 0x60;
 	p->max_recv_sge = 0x60;
 	p->max_sge_rd = 0x60;
 	p->max_cq = 0x1ffff;
-	p->max_cqe = 0x2ffff;
 	p->max_pd = 0xffff;
 	p->max_ah = 0xffff;
 	p->max_srq = 1024;
@@ -51,7 +49,19 @@ static void ct_set_props(struct ib_device_attr *p, bool opa)
 	p->max_mcast_grp = 16384;
 	p->max_mcast_qp_attach = 16;
 	p->max_total_mcast_qp_attach = 16 * 16384;
-	p->max_fast_reg_page_list_len = opa ? 512 : 0;
+	if (opa) {
+		/* hfi1_fill_device_attr(), with hfi1's module defaults */
+		p->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS;
+		p->vendor_part_id = 0x24f0;
+		p->max_qp = 32768;
+		p->max_cqe = 0x2fffff;
+		p->max_fast_reg_page_list_len = UINT_MAX;
+	} else {
+		/* qib_fill_device_attr(), with qib's, for a QLE7342 */
+		p->vendor_part_id = 0x7322;
+		p->max_qp = 16384;
+		p->max_cqe = 0x2ffff;
+	}
 }
 
 /* ---- hfi1 --------------------------------------------------------- */
@@ -250,10 +260,11 @@ static void ct_hfi1_callbacks(struct rvt_driver_provided *f)
 	f->comp_vect_cpu_lookup = ct_hfi1_comp_vect;
 }
 
-/* hfi1's post table: IB_WR_OPFN (a reserved operation) and TID RDMA. */
+/*
+ * hfi1's post table: IB_WR_OPFN (a reserved operation, hfi1/opfn.h) and
+ * TID RDMA (IB_WR_TID_RDMA_WRITE/READ, rdma/tid_rdma_defs.h).
+ */
 #define CT_WR_OPFN IB_WR_RESERVED3
-#define CT_WR_TID_RDMA_WRITE IB_WR_RESERVED4
-#define CT_WR_TID_RDMA_READ IB_WR_RESERVED5
 #define CT_ALL_UD (BIT(IB_QPT_UD) | BIT(IB_QPT_SMI) | BIT(IB_QPT_GSI))
 #define CT_RC_UC (BIT(IB_QPT_RC) | BIT(IB_QPT_UC))
 
@@ -280,30 +291,33 @@ static const struct rvt_operation_params ct_hfi1_post[RVT_OPERATION_MAX] = {
 	[IB_WR_SEND_WITH_INV] = { sizeof(struct ib_send_wr), BIT(IB_QPT_RC), 0 },
 	[CT_WR_OPFN] = { sizeof(struct ib_atomic_wr), BIT(IB_QPT_RC),
 			 RVT_OPERATION_USE_RESERVE },
-	[CT_WR_TID_RDMA_WRITE] = { sizeof(struct ib_rdma_wr), BIT(IB_QPT_RC),
+	[IB_WR_TID_RDMA_WRITE] = { sizeof(struct ib_rdma_wr), BIT(IB_QPT_RC),
 				   RVT_OPERATION_IGN_RNR_CNT },
 };
 
 static const enum ib_wc_opcode ct_hfi1_wc[RVT_OPERATION_MAX] = {
 	[IB_WR_RDMA_WRITE] = IB_WC_RDMA_WRITE,
-	[CT_WR_TID_RDMA_WRITE] = IB_WC_RDMA_WRITE,
+	[IB_WR_TID_RDMA_WRITE] = IB_WC_RDMA_WRITE,
 	[IB_WR_RDMA_WRITE_WITH_IMM] = IB_WC_RDMA_WRITE,
 	[IB_WR_SEND] = IB_WC_SEND,
 	[IB_WR_SEND_WITH_IMM] = IB_WC_SEND,
 	[IB_WR_RDMA_READ] = IB_WC_RDMA_READ,
-	[CT_WR_TID_RDMA_READ] = IB_WC_RDMA_READ,
+	[IB_WR_TID_RDMA_READ] = IB_WC_RDMA_READ,
 	[IB_WR_ATOMIC_CMP_AND_SWP] = IB_WC_COMP_SWAP,
 	[IB_WR_ATOMIC_FETCH_AND_ADD] = IB_WC_FETCH_ADD,
 	[IB_WR_SEND_WITH_INV] = IB_WC_SEND,
 	[IB_WR_LOCAL_INV] = IB_WC_LOCAL_INV,
 	[IB_WR_REG_MR] = IB_WC_REG_MR,
-	[CT_WR_OPFN] = IB_WC_SEND,
 };
 
 const struct ct_pers ct_hfi1 = {
 	.name = "hfi1",
 	.driver_id = RDMA_DRIVER_HFI1,
 	.opa = true,
+	/* NUM_IB_PORTS (hfi1/init.c) */
+	.nports = 1,
+	/* init_ibport() (hfi1/verbs.c): OPA's capability mask bits only */
+	.port_cap_flags = IB_PORT_AUTO_MIGR_SUP | IB_PORT_CAP_MASK_NOTICE_SUP,
 	.set_params = ct_hfi1_params,
 	.set_callbacks = ct_hfi1_callbacks,
 	.init_pkeys = ct_hfi1_pkeys,
@@ -573,6 +587,15 @@ const struct ct_pers ct_qib = {
 	.name = "qib",
 	.driver_id = RDMA_DRIVER_QIB,
 	.opa = false,
+	/* a QLE7342: the dual-port member of qib's family (qib_iba7322.c) */
+	.nports = 2,
+	/* init_ibport() (qib/qib_verbs.c), no link latency support */
+	.port_cap_flags = IB_PORT_SYS_IMAGE_GUID_SUP |
+			  IB_PORT_CLIENT_REG_SUP | IB_PORT_SL_MAP_SUP |
+			  IB_PORT_TRAP_SUP | IB_PORT_AUTO_MIGR_SUP |
+			  IB_PORT_DR_NOTICE_SUP |
+			  IB_PORT_CAP_MASK_NOTICE_SUP |
+			  IB_PORT_OTHER_LOCAL_CHANGES_SUP,
 	.set_params = ct_qib_params,
 	.set_callbacks = ct_qib_callbacks,
 	.init_pkeys = ct_qib_pkeys,

@@ -879,7 +879,7 @@ static void ct_ud_unicast(struct ct_ud *u)
 	ct_ud_send(u->a, u->to1, u->b->qp_num, 0x11111111, 0x50a, u->buf, 8,
 		   IB_WR_SEND);
 	ct_end_step();
-	ct_step("ud.port2");
+	ct_step("ud.last_port");
 	ct_post_recv(u->d, 0x50b, in, 1024);
 	ct_ud_send(u->a, u->to2, u->d->qp_num, 0x11111111, 0x50c, u->buf, 30,
 		   IB_WR_SEND);
@@ -941,8 +941,8 @@ static void ct_ud_multicast(struct ct_ud *u)
 	ct_log("find 0xc003 -> %s", mc ? "found" : "none");
 	if (mc && atomic_dec_return(&mc->refcount) <= 1)
 		wake_up(&mc->wait);
-	mc = rvt_mcast_find(&ct_port(2)->rvp, &mgid, 0xc001);
-	ct_log("find port 2 -> %s", mc ? "found" : "none");
+	mc = rvt_mcast_find(&ct_port(ct_nports())->rvp, &mgid, 0xc001);
+	ct_log("find last port -> %s", mc ? "found" : "none");
 	if (mc && atomic_dec_return(&mc->refcount) <= 1)
 		wake_up(&mc->wait);
 	rcu_read_unlock();
@@ -963,11 +963,11 @@ static void ct_ud_multicast(struct ct_ud *u)
 	ct_ud_send(u->a, u->mc, 0xffffff, 0x11111111, 0x523, u->buf, 40,
 		   IB_WR_SEND);
 	ct_end_step();
-	ct_step("mcast.port2");
-	ct_mcast("d_port2", u->d, 0xc001, true);
+	ct_step("mcast.last_port");
+	ct_mcast("d_last_port", u->d, 0xc001, true);
 	ct_ud_send(u->a, u->mc, 0xffffff, 0x11111111, 0x524, u->buf, 40,
 		   IB_WR_SEND);
-	ct_mcast("d_port2", u->d, 0xc001, false);
+	ct_mcast("d_last_port", u->d, 0xc001, false);
 	ct_end_step();
 }
 
@@ -981,11 +981,12 @@ static void ct_ud_setup(struct ct_ud *u)
 	u->a = ct_ud_qp("u_a", 1, ct_full_pkey());
 	u->b = ct_ud_qp("u_b", 1, ct_full_pkey());
 	u->c = ct_ud_qp("u_c", 1, 0);
-	u->d = ct_ud_qp("u_d", 2, ct_full_pkey());
+	/* On the last port: port 2 of a qib, hfi1's only port. */
+	u->d = ct_ud_qp("u_d", ct_nports(), ct_full_pkey());
 	u->e = ct_ud_qp("u_e", 1, 0);
 	u->to1 = ct_ah(1, CT_BASE_LID, 0, NULL);
 	u->to1g = ct_ah(1, CT_BASE_LID, 0, &gid);
-	u->to2 = ct_ah(1, CT_BASE_LID + 1, 0, NULL);
+	u->to2 = ct_ah(1, ct_port_lid(ct_nports()), 0, NULL);
 	u->wire = ct_ah(1, CT_WIRE_LID, 0, NULL);
 	u->mc = ct_ah(1, 0xc001, 0, &ct_mgid);
 }

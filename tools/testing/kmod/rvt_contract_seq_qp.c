@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * Sequences on QPs as objects: every type on both ports created,
+ * Sequences on QPs as objects: every type on every port created,
  * destroyed and created again (SMI and GSI too: in the main round the MAD
  * layer holds them, in the nosmi round QP0 is the script's), refused
  * creations, every state transition with the attributes it needs, invalid
  * attribute values, query_qp, the QP table with qp_table_size values that
  * are not powers of 2, and the QP iterators.
  */
+#include <linux/hash.h>
 #include <linux/slab.h>
 #include "rvt_contract.h"
 
@@ -121,8 +122,8 @@ static void ct_creates(void)
 	ia.cap.max_send_wr = 0;
 	ia.cap.max_send_sge = 0;
 	ct_create_refused("recv_only", &ia);
-	ia = ct_ia(IB_QPT_GSI, 3);
-	ct_create_refused("gsi_port3", &ia);
+	ia = ct_ia(IB_QPT_GSI, ct_nports() + 1);
+	ct_create_refused("gsi_no_port", &ia);
 	ia = ct_ia(IB_QPT_RAW_PACKET, 1);
 	ct_create_refused("raw", &ia);
 	ia = ct_ia(IB_QPT_UD, 1);
@@ -131,14 +132,14 @@ static void ct_creates(void)
 	ia = ct_ia(IB_QPT_UD, 1);
 	ia.create_flags = IB_QP_CREATE_NETDEV_USE;
 	ct_create_refused("netdev_use", &ia);
-	ia = ct_ia(IB_QPT_RC, 2);
+	ia = ct_ia(IB_QPT_RC, ct_nports());
 	ct_create_refused("veto_priv", &ia);
 	ia = ct_ia(IB_QPT_RC, 0);
 	ct_create_refused("rc_port0", &ia);
 }
 
 /**
- * ct_seq_qp_types - every QP type on both ports, twice, and refusals
+ * ct_seq_qp_types - every QP type on every port, twice, and refusals
  *
  * Context: the script, main round (the MAD layer holds QP0 and QP1).
  */
@@ -150,7 +151,7 @@ void ct_seq_qp_types(void)
 	u32 port;
 	int i;
 
-	for (port = 1; port <= CT_NPORTS; port++)
+	for (port = 1; port <= ct_nports(); port++)
 		for (i = 0; i < ARRAY_SIZE(types); i++)
 			ct_type_cycle(types[i], port);
 	ct_creates();
@@ -287,9 +288,9 @@ static void ct_bad_init(struct ib_qp *qp)
 	a.pkey_index = ct.dev->rdi.dparms.npkeys;
 	ct_bad(qp, "pkey_index", IB_QPS_RESET, &a, mask);
 	mask = ct_attrs_for(qp, &a, IB_QPS_RESET, IB_QPS_INIT);
-	a.port_num = 3;
+	a.port_num = ct_nports() + 1;
 	/* A port the device lacks: see ct_modify_driver(). */
-	ct_bad_via(qp, "port3", IB_QPS_RESET, &a, mask, ct_modify_driver);
+	ct_bad_via(qp, "no_port", IB_QPS_RESET, &a, mask, ct_modify_driver);
 	mask = ct_attrs_for(qp, &a, IB_QPS_RESET, IB_QPS_INIT);
 	ct_bad(qp, "init_with_qkey", IB_QPS_RESET, &a, mask | IB_QP_QKEY);
 	mask = ct_attrs_for(qp, &a, IB_QPS_RESET, IB_QPS_INIT);
@@ -330,8 +331,8 @@ static void ct_bad_rtr(struct ib_qp *qp)
 	rdma_ah_set_sl(&a.ah_attr, 15);
 	ct_bad(qp, "av_sl15", IB_QPS_INIT, &a, mask);
 	CT_RTR();
-	rdma_ah_set_port_num(&a.ah_attr, 3);
-	ct_bad(qp, "av_port3", IB_QPS_INIT, &a, mask);
+	rdma_ah_set_port_num(&a.ah_attr, ct_nports() + 1);
+	ct_bad(qp, "av_no_port", IB_QPS_INIT, &a, mask);
 	CT_RTR();
 	rdma_ah_set_static_rate(&a.ah_attr, 0x3f);
 	ct_bad(qp, "av_rate", IB_QPS_INIT, &a, mask);
@@ -346,8 +347,8 @@ static void ct_bad_rtr(struct ib_qp *qp)
 	a.alt_port_num = 1;
 	ct_bad(qp, "alt_sl15", IB_QPS_INIT, &a, mask | IB_QP_ALT_PATH);
 	CT_RTR();
-	ct_set_av(&a.alt_ah_attr, 2, CT_BASE_LID + 1, 1);
-	a.alt_port_num = 2;
+	ct_set_av(&a.alt_ah_attr, ct_nports(), ct_port_lid(ct_nports()), 1);
+	a.alt_port_num = ct_nports();
 	a.alt_timeout = 5;
 	ct_bad(qp, "alt_path_ok", IB_QPS_INIT, &a, mask | IB_QP_ALT_PATH);
 #undef CT_RTR
@@ -387,6 +388,23 @@ static void ct_bad_rts(struct ib_qp *qp)
 	a.qp_access_flags = IB_ACCESS_REMOTE_READ;
 	ct_bad(qp, "rts_rts_ok", IB_QPS_RTS, &a, IB_QP_STATE |
 	       IB_QP_MIN_RNR_TIMER | IB_QP_ACCESS_FLAGS);
+	/*
+	 * Access flags beyond the remote ones (an MR's flags, an optional
+	 * one): both cores take them and query returns them.
+	 */
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTS;
+	a.qp_access_flags = IB_ACCESS_REMOTE_READ | IB_ACCESS_ON_DEMAND |
+			    IB_ACCESS_RELAXED_ORDERING;
+	ct_bad(qp, "rts_rts_access_other", IB_QPS_RTS, &a,
+	       IB_QP_STATE | IB_QP_ACCESS_FLAGS);
+	/*
+	 * The most initiator depth a u8 holds: both drivers advertise it as
+	 * max_qp_init_rd_atom, so no larger value can be asked for.
+	 */
+	CT_RTS();
+	a.max_rd_atomic = U8_MAX;
+	ct_bad(qp, "max_rd_atomic255", IB_QPS_RTR, &a, mask);
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IB_QPS_SQE;
 	ct_bad(qp, "to_sqe", IB_QPS_RTS, &a, IB_QP_STATE);
@@ -469,35 +487,41 @@ static void ct_smi_send(struct ib_qp *from, u32 port, u32 dlid, u32 len,
 }
 
 /**
- * ct_seq_special_qps - QP0 on both ports: create, use, destroy, create
+ * ct_seq_special_qps - QP0 of each port: create, use, destroy, create
+ *
+ * On a two-port device SMPs go between the ports' QP0s; on one port
+ * (hfi1) QP0 sends to its own port.
  *
  * Context: the script, nosmi round (the MAD layer has no QP0 there and
  * could not create a send_agent).
  */
 void ct_seq_special_qps(void)
 {
-	struct ib_qp *s1, *s2, *dup, *g;
+	struct ib_qp *s1, *s2 = NULL, *dup, *g;
 	void *buf = kzalloc(4096, GFP_KERNEL);
-	u32 port;
+	u32 port, last = ct_nports();
 
 	if (!buf)
 		return;
 	ct_step("special.create");
 	s1 = ct_smi("smi1", 1);
-	s2 = ct_smi("smi2", 2);
-	for (port = 1; port <= CT_NPORTS; port++) {
+	if (last > 1)
+		s2 = ct_smi("smi2", 2);
+	for (port = 1; port <= last; port++) {
 		g = ct_create_qp("gsi_dup", IB_QPT_GSI, port, NULL, 4, 4);
 		ct_destroy_qp(g);
 	}
-	dup = ct_create_qp("smi_dup", IB_QPT_SMI, 2, NULL, 4, 4);
+	dup = ct_create_qp("smi_dup", IB_QPT_SMI, last, NULL, 4, 4);
 	ct_destroy_qp(dup);
 	ct_end_step();
 	ct_step("special.loop");
-	if (s1 && s2) {
-		ct_post_recv(s2, 0x5a1, buf, 512);
+	if (s1 && (s2 || last == 1)) {
+		if (s2)
+			ct_post_recv(s2, 0x5a1, buf, 512);
 		ct_post_recv(s1, 0x5a2, buf + 1024, 512);
-		ct_smi_send(s1, 1, CT_BASE_LID + 1, 256, buf + 2048);
-		ct_smi_send(s2, 2, CT_BASE_LID + 1, 128, buf + 2048);
+		ct_smi_send(s1, 1, ct_port_lid(last), 256, buf + 2048);
+		if (s2)
+			ct_smi_send(s2, 2, ct_port_lid(2), 128, buf + 2048);
 		ct_smi_send(s1, 1, be16_to_cpu(IB_LID_PERMISSIVE), 64,
 			    buf + 2048);
 		ct_smi_send(s1, 1, CT_BASE_LID, 3000, buf);
@@ -579,15 +603,37 @@ void ct_seq_table(void)
 
 /* ---- iterators ---------------------------------------------------- */
 
+/*
+ * Where a walk finds @qp: "special" for a port's QP0 or QP1, else its
+ * bucket, as rvt_lookup_qpn() hashes (the layout rdmavt_qp.h fixes). The
+ * comparison lets the QPs of one bucket come in any order, nothing else.
+ */
+static void ct_qp_slot(char *buf, size_t len, struct rvt_qp *qp)
+{
+	u32 qpn = qp->ibqp.qp_num;
+
+	if (qpn <= 1)
+		strscpy(buf, "special", len);
+	else
+		snprintf(buf, len, "bucket=%u",
+			 hash_32(qpn, ct.dev->rdi.qp_dev->qp_table_bits));
+}
+
 static void ct_iter_cb(struct rvt_qp *qp, u64 v)
 {
-	ct_log("iter cb %s v=%llu state=%s", ct_label(qp), v,
+	char slot[24];
+
+	ct_qp_slot(slot, sizeof(slot), qp);
+	ct_log("iter cb %s %s v=%llu state=%s", ct_label(qp), slot, v,
 	       ct_state_name(qp->state));
 }
 
 /**
  * ct_seq_iter - rvt_qp_iter_init()/rvt_qp_iter_next() as debugfs walks,
  * and rvt_qp_iter() as hfi1 calls it
+ *
+ * Each QP a walk visits is logged with its state and where the walk
+ * found it.
  *
  * Context: the script.
  */
@@ -605,7 +651,9 @@ void ct_seq_iter(void)
 		rcu_read_lock();
 		ct_ex(EX_QP_ITER_NEXT);
 		while (!rvt_qp_iter_next(iter) && n++ < 1000)
-			ct_log("iter n=%d %s", iter->n, ct_label(iter->qp));
+			ct_log("iter n=%d %s state=%s", iter->n,
+			       ct_label(iter->qp),
+			       ct_state_name(iter->qp->state));
 		rcu_read_unlock();
 		kfree(iter);
 	}

@@ -13,11 +13,13 @@
  * bitmaps and says at the end whether any was lost, duplicated or had a
  * status the case does not allow.
  *
- * Files: stress_main.c (module, KTAP report, the cases' table),
- * stress_flow.c (objects of a flow), stress_traffic.c (posters and
- * pollers), stress_ledger.c (accounting and verdicts), stress_cases.c
- * (the mid-traffic events), stress_iter.c (rvt_qp_iter walks under QP
- * churn).
+ * Files, top down; each calls only files below it: stress_main.c
+ * (module, the cases' table); stress_cases.c (running a flow, the
+ * mid-traffic events) and stress_iter.c (rvt_qp_iter walks under QP
+ * churn); stress_traffic.c (posters and pollers); stress_ledger.c
+ * (accounting, credits given back, verdicts); stress_flow.c (objects of a
+ * flow); stress_msg.c (messages and their slots); stress_env.c (the
+ * environment, the KTAP results, violations).
  */
 #ifndef RVT_STRESS_H
 #define RVT_STRESS_H
@@ -292,33 +294,39 @@ struct st_env {
 extern struct st_env st_env;
 extern union ib_gid st_mgid;
 
-/* stress_main.c */
+/* stress_env.c */
+int st_results_open(unsigned int cases);
 void st_report(bool ok, const char *name, const char *fmt, ...) __printf(3, 4);
+void st_results_publish(void);
+void st_results_close(void);
+void st_fail(struct st_flow *f, const char *fmt, ...) __printf(2, 3);
+
+/* stress_msg.c */
+u16 st_msg_len(unsigned int t, u32 seq);
+void st_fill(struct st_hdr *h, unsigned int t, enum st_kind kind, u32 seq);
+bool st_check(const struct st_hdr *h, unsigned int len, unsigned int t,
+	      u32 seq, u32 seq_mask);
+u8 *st_local_slot(struct st_flow *f, unsigned int t, bool read,
+		  unsigned int slot);
+u8 *st_write_slot(struct st_flow *f, unsigned int t, unsigned int slot);
+u8 *st_read_src(struct st_flow *f, unsigned int src);
 
 /* stress_flow.c */
 int st_flow_create(struct st_flow *f, const struct st_case *c);
 void st_flow_destroy(struct st_flow *f);
 int st_post_rx(struct st_flow *f, unsigned int rxi, unsigned int slot);
 int st_qp_to_err(struct ib_qp *qp);
-u8 *st_local_slot(struct st_flow *f, unsigned int t, bool read,
-		  unsigned int slot);
-u8 *st_write_slot(struct st_flow *f, unsigned int t, unsigned int slot);
-u8 *st_read_src(struct st_flow *f, unsigned int src);
+bool st_reaches(const struct st_flow *f, unsigned int t, unsigned int rxi);
 
 /* stress_traffic.c */
-void st_fill(struct st_hdr *h, unsigned int t, enum st_kind kind, u32 seq);
-bool st_check(const struct st_hdr *h, unsigned int len, unsigned int t,
-	      u32 seq, u32 seq_mask);
-bool st_reaches(const struct st_flow *f, unsigned int t, unsigned int rxi);
-void st_give_credits(struct st_flow *f, unsigned int t);
 int st_poster_fn(void *data);
 int st_poller_fn(void *data);
 int st_poll_some(struct st_flow *f);
 
 /* stress_ledger.c */
-void st_fail(struct st_flow *f, const char *fmt, ...) __printf(2, 3);
 int st_ledger_alloc(struct st_flow *f);
 void st_ledger_free(struct st_flow *f);
+void st_give_credits(struct st_flow *f, unsigned int t);
 void st_account_send(struct st_flow *f, const struct ib_wc *wc);
 void st_account_recv(struct st_flow *f, const struct ib_wc *wc);
 void st_ledger_verdict(struct st_flow *f);

@@ -169,7 +169,7 @@ void st_run_flow(const struct st_case *c)
 		st_report(false, c->name, "no memory");
 		return;
 	}
-	ret = st_flow_create(f, c);
+	ret = st_flow_create(f, c) ?: st_ledger_alloc(f);
 	if (ret)
 		st_fail(f, "setup failed: %d", ret);
 	else
@@ -178,6 +178,7 @@ void st_run_flow(const struct st_case *c)
 	if (!ret)
 		st_ledger_verdict(f);
 	st_flow_destroy(f);
+	st_ledger_free(f);
 	if (atomic_read(&f->violations))
 		st_report(false, c->name, "%s (%d violations)", f->why,
 			  atomic_read(&f->violations));

@@ -6,7 +6,6 @@
  * group); for RC, fast-registration MRs over the senders' local area and
  * the receivers' remote area; receive pools filled to ST_RQ_DEPTH.
  */
-#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/scatterlist.h>
 #include <linux/vmalloc.h>
@@ -24,22 +23,6 @@
 union ib_gid st_mgid = {
 	.raw = { 0xff, 0x12, 0x40, 0x1b, [14] = 0x57, [15] = 0x52 },
 };
-
-u8 *st_local_slot(struct st_flow *f, unsigned int t, bool read,
-		  unsigned int slot)
-{
-	return f->local + ((t * 2 + read) * ST_SLOTS + slot) * ST_MSG_MAX;
-}
-
-u8 *st_write_slot(struct st_flow *f, unsigned int t, unsigned int slot)
-{
-	return f->remote + (t * ST_SLOTS + slot) * ST_MSG_MAX;
-}
-
-u8 *st_read_src(struct st_flow *f, unsigned int src)
-{
-	return f->remote + (ST_MAX_THREADS * ST_SLOTS + src) * ST_MSG_MAX;
-}
 
 /* Asynchronous events: a CQ overrun loses completions, which fails. */
 static void st_cq_event(struct ib_event *ev, void *ctx)
@@ -247,6 +230,16 @@ static int st_make_ah(struct st_flow *f)
 	return 0;
 }
 
+/* Does a message of poster @t reach receive pool @rxi? */
+bool st_reaches(const struct st_flow *f, unsigned int t, unsigned int rxi)
+{
+	if (f->c->mcast)
+		return true;
+	if (f->c->srq)
+		return rxi == 0;
+	return rxi == t % f->c->pairs;
+}
+
 int st_post_rx(struct st_flow *f, unsigned int rxi, unsigned int slot)
 {
 	struct st_rx *rx = &f->rx[rxi];
@@ -327,7 +320,10 @@ bad_b:
 	return ret;
 }
 
-/* Everything but the threads; on failure, st_flow_destroy() cleans up. */
+/*
+ * Everything but the threads and the ledger; on failure,
+ * st_flow_destroy() cleans up.
+ */
 int st_flow_create(struct st_flow *f, const struct st_case *c)
 {
 	struct ib_cq_init_attr cqa = { .cqe = ST_CQE };
@@ -369,7 +365,7 @@ int st_flow_create(struct st_flow *f, const struct st_case *c)
 		if (ret)
 			return ret;
 	}
-	return st_ledger_alloc(f);
+	return 0;
 }
 
 void st_flow_destroy(struct st_flow *f)
@@ -400,5 +396,4 @@ void st_flow_destroy(struct st_flow *f)
 		free_pages((unsigned long)f->remote, f->remote_order);
 	for (i = 0; i < ST_MAX_RX; i++)
 		vfree(f->rx[i].bufs);
-	st_ledger_free(f);
 }

@@ -15,29 +15,6 @@
 #include "stress.h"
 
 #define ST_BITMAP_BYTES (BITS_TO_LONGS(ST_MAX_SEQ) * sizeof(long))
-#define ST_FAILS_LOGGED 5	/* violations of a case that go to the log */
-
-/* Count a violation; the first one is the case's diagnostic. */
-void st_fail(struct st_flow *f, const char *fmt, ...)
-{
-	unsigned long flags;
-	va_list args;
-	char why[ST_WHY_LEN];
-	int n;
-
-	n = atomic_inc_return(&f->violations);
-	if (n > ST_FAILS_LOGGED)
-		return;
-	va_start(args, fmt);
-	vscnprintf(why, sizeof(why), fmt, args);
-	va_end(args);
-	if (n == 1) {
-		spin_lock_irqsave(&f->why_lock, flags);
-		strscpy(f->why, why, sizeof(f->why));
-		spin_unlock_irqrestore(&f->why_lock, flags);
-	}
-	pr_info("rvt_stress: %s: %s\n", f->c->name, why);
-}
 
 int st_ledger_alloc(struct st_flow *f)
 {
@@ -124,6 +101,16 @@ static void st_send_ok(struct st_flow *f, struct st_poster *p,
 	st_verify_rdma(f, p->idx, kind, seq);
 	if (st_consumes_rx(kind))
 		set_bit(seq, p->want_rx);
+}
+
+/* Give back a receive credit of every pool a message of poster @t reaches. */
+void st_give_credits(struct st_flow *f, unsigned int t)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nrx; i++)
+		if (st_reaches(f, t, i))
+			atomic_inc(&f->rx[i].credits);
 }
 
 static void st_send_err(struct st_flow *f, struct st_poster *p,

@@ -11,15 +11,12 @@
  * that deadlock or crash upstream's core; cases= runs only the cases
  * named (comma-separated) and skips the others, for debugging.
  */
-#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include "stress.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_DESCRIPTION("Concurrency under traffic on an rdmavt device");
-
-#define RESULTS_SIZE (16 * 1024)
 
 static char *dev = "rvtsw_0";
 module_param(dev, charp, 0444);
@@ -45,34 +42,6 @@ MODULE_PARM_DESC(skip_hazards,
 static char *cases;
 module_param(cases, charp, 0444);
 MODULE_PARM_DESC(cases, "run only these cases (comma-separated names)");
-
-struct st_env st_env;
-
-static struct {
-	char *text;
-	size_t len;
-	unsigned int n;
-} results;
-
-static struct debugfs_blob_wrapper results_blob;
-static struct dentry *debugfs_dir;
-
-void st_report(bool ok, const char *name, const char *fmt, ...)
-{
-	char diag[ST_WHY_LEN * 2] = "";
-	va_list args;
-
-	va_start(args, fmt);
-	vscnprintf(diag, sizeof(diag), fmt, args);
-	va_end(args);
-	results.n++;
-	results.len += scnprintf(results.text + results.len,
-				 RESULTS_SIZE - results.len, "%sok %u %s%s%s\n",
-				 ok ? "" : "not ", results.n, name,
-				 *diag ? " # " : "", diag);
-	pr_info("rvt_stress: %sok %u %s %s\n", ok ? "" : "not ", results.n,
-		name, diag);
-}
 
 /* The loopback engine's lock order against modify/destroy (s_lock, r_lock). */
 #define LOOPBACK_DEADLOCK \
@@ -196,32 +165,24 @@ static int __init rvt_stress_init(void)
 {
 	int ret;
 
-	results.text = kvzalloc(RESULTS_SIZE, GFP_KERNEL);
-	if (!results.text)
-		return -ENOMEM;
+	ret = st_results_open(ARRAY_SIZE(st_cases));
+	if (ret)
+		return ret;
 	ret = st_setup_env();
 	if (ret) {
-		kvfree(results.text);
+		st_results_close();
 		return ret;
 	}
-	results.len = scnprintf(results.text, RESULTS_SIZE,
-				"KTAP version 1\n1..%zu\n",
-				ARRAY_SIZE(st_cases));
 	st_run_cases();
 	ib_dealloc_pd(st_env.pd);
 	ib_device_put(st_env.ibdev);
-
-	results_blob.data = results.text;
-	results_blob.size = results.len;
-	debugfs_dir = debugfs_create_dir("rvt_stress", NULL);
-	debugfs_create_blob("results", 0444, debugfs_dir, &results_blob);
+	st_results_publish();
 	return 0;
 }
 module_init(rvt_stress_init);
 
 static void __exit rvt_stress_exit(void)
 {
-	debugfs_remove_recursive(debugfs_dir);
-	kvfree(results.text);
+	st_results_close();
 }
 module_exit(rvt_stress_exit);

@@ -11,56 +11,8 @@
  * finds the send queue full. Pollers poll the one CQ and hand each
  * completion to the ledger.
  */
-#include <linux/crc32.h>
 #include <linux/delay.h>
 #include "stress.h"
-
-/* A message's length, from its poster and sequence number. */
-static u16 st_msg_len(unsigned int t, u32 seq)
-{
-	u32 h = (seq * 2654435761U) ^ (t * 40503U);
-
-	return sizeof(struct st_hdr) +
-	       (h >> 7) % (ST_MSG_MAX - sizeof(struct st_hdr) + 1);
-}
-
-/* The message of (@t, @seq) at @h: a header, then xorshift bytes. */
-void st_fill(struct st_hdr *h, unsigned int t, enum st_kind kind, u32 seq)
-{
-	u16 len = st_msg_len(t, seq);
-	u8 *data = (u8 *)(h + 1);
-	u32 x = (t + 1) * 0x9e3779b9U ^ seq * 0x85ebca6bU;
-	unsigned int i;
-
-	x |= 1;
-	for (i = 0; i < len - sizeof(*h); i++) {
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		data[i] = x >> 24;
-	}
-	h->magic = ST_MAGIC;
-	h->thread = t;
-	h->kind = kind;
-	h->len = len;
-	h->seq = seq;
-	h->csum = crc32_le(~0U, data, len - sizeof(*h));
-}
-
-/*
- * Is @h the intact message of poster @t whose sequence number matches
- * @seq in the bits of @seq_mask, @len bytes long (0: not known)?
- */
-bool st_check(const struct st_hdr *h, unsigned int len, unsigned int t,
-	      u32 seq, u32 seq_mask)
-{
-	if (h->magic != ST_MAGIC || h->thread != t ||
-	    (h->seq & seq_mask) != (seq & seq_mask) ||
-	    h->len != st_msg_len(t, h->seq) || (len && h->len != len))
-		return false;
-	return crc32_le(~0U, (const u8 *)(h + 1), h->len - sizeof(*h)) ==
-	       h->csum;
-}
 
 static enum st_kind st_pick_kind(const struct st_flow *f, u32 seq)
 {
@@ -71,16 +23,6 @@ static enum st_kind st_pick_kind(const struct st_flow *f, u32 seq)
 	if (f->c->type != IB_QPT_RC)
 		return ST_SEND;
 	return rc_mix[seq % ARRAY_SIZE(rc_mix)];
-}
-
-/* Does a message of poster @t reach receive pool @rxi? */
-bool st_reaches(const struct st_flow *f, unsigned int t, unsigned int rxi)
-{
-	if (f->c->mcast)
-		return true;
-	if (f->c->srq)
-		return rxi == 0;
-	return rxi == t % f->c->pairs;
 }
 
 /* Take a credit of every live pool the message reaches, or none. */
@@ -104,15 +46,6 @@ give_back:
 		if (taken & BIT(i))
 			atomic_inc(&f->rx[i].credits);
 	return false;
-}
-
-void st_give_credits(struct st_flow *f, unsigned int t)
-{
-	unsigned int i;
-
-	for (i = 0; i < f->nrx; i++)
-		if (st_reaches(f, t, i))
-			atomic_inc(&f->rx[i].credits);
 }
 
 /*

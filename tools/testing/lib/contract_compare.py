@@ -16,10 +16,31 @@ difference "snap <section> <field>=<value>" on each side.
 
 Every difference must be covered by an entry of the intended-differences
 list (Documentation/contract-differences.txt): same personality, a step
-matching the entry's step pattern, and the difference's text matching
-one of the entry's patterns for that side. An entry that covers nothing
-in any run is stale. Exit status: 0 when every difference is covered and
-no entry is stale, 1 otherwise, 2 on bad input.
+the entry's step pattern matches, and the difference's text matched, as
+a whole, by one of the entry's patterns for that side ("ours:" or
+"distro:"; "ours hfi1:" for a pattern that applies to one personality
+only). A difference counts for the first entry and, in it, the first
+pattern that covers it.
+
+An entry may instead allow an order, and nothing else, to differ:
+  unordered:      a pattern with the named groups "walk" and "qp". In a
+                  step of the entry, consecutive lines that it matches
+                  with the same walk form a walk on each side; the n-th
+                  walk of a name on one side is paired with the n-th on
+                  the other. A pair that holds the same lines, in which
+                  no QP comes twice, is compared as a set: its order is
+                  forgiven. Any other pair is compared line by line.
+  unordered-snap: a pattern matching "<section> <field>" of snapshot
+                  fields whose value is a comma-separated list: lists
+                  with the same items, none twice, are equal whatever
+                  their order.
+
+The list is refused (exit status 2) when a pattern is not anchored on
+the whole line (^...$) or when an entry's step pattern matches every
+step of the logs it applies to. The comparison fails (exit status 1) on
+a difference no entry covers, on a pattern that covered or reordered
+nothing in any run, or on an entry that did nothing for one of its
+personalities. Exit status 0 otherwise.
 """
 
 import argparse
@@ -36,6 +57,44 @@ MAX_SHOWN = 16
 COUNTERS = {"resends", "seq_naks", "rdma_seq", "rnr_naks", "other_naks",
             "loop", "drops", "vl15", "timeouts", "dmawait", "unaligned",
             "dupreq", "seqnak", "crwaits"}
+# Keys of an entry that hold patterns, and what each is matched against.
+PATTERN_KEYS = ("ours", "distro", "unordered", "unordered-snap")
+
+
+class Pattern:
+    """One pattern of an entry, with the number of times it was used."""
+
+    def __init__(self, entry, key, text):
+        self.entry = entry
+        self.key, _, self.personality = key.partition(" ")
+        key = self.key
+        self.text = text
+        if self.personality and entry.personalities and \
+                self.personality not in entry.personalities:
+            raise ValueError(f"{entry.where}: entry {entry.id}: pattern "
+                             f"for {self.personality}, which the entry "
+                             f"does not apply to")
+        if not (text.startswith("^") and text.endswith("$")):
+            raise ValueError(f"{entry.where}: entry {entry.id}: {key} "
+                             f"pattern not anchored on the whole line "
+                             f"(^...$): {text}")
+        try:
+            self.re = re.compile(text)
+        except re.error as err:
+            raise ValueError(f"{entry.where}: entry {entry.id}: {key} "
+                             f"pattern {text}: {err}") from err
+        if key == "unordered" and not {"walk", "qp"} <= set(
+                self.re.groupindex):
+            raise ValueError(f"{entry.where}: entry {entry.id}: unordered "
+                             f"pattern lacks (?P<walk>...) or (?P<qp>...): "
+                             f"{text}")
+        self.used = 0
+
+    def match(self, text):
+        return self.re.fullmatch(text)
+
+    def applies(self, personality):
+        return not self.personality or self.personality == personality
 
 
 class Entry:
@@ -44,23 +103,42 @@ class Entry:
     def __init__(self, fields, where):
         self.where = where
         self.id = fields.get("id", ["?"])[0]
-        self.personalities = " ".join(fields.get("personalities", [])).split()
-        self.step = re.compile(fields.get("step", [".*"])[0])
-        self.patterns = {side: [re.compile(p) for p in fields.get(side, [])]
-                         for side in SIDES}
-        self.used = 0
         for key in ("id", "step", "reason", "test"):
             if key not in fields:
                 raise ValueError(f"{where}: entry {self.id} lacks '{key}:'")
+        self.personalities = " ".join(fields.get("personalities", [])).split()
+        step = fields["step"][0]
+        if not (step.startswith("^") and step.endswith("$")):
+            raise ValueError(f"{where}: entry {self.id}: step pattern not "
+                             f"anchored (^...$): {step}")
+        self.step_text = step
+        self.step = re.compile(step)
+        self.patterns = {key: [] for key in PATTERN_KEYS}
+        for key, values in fields.items():
+            base = key.partition(" ")[0]
+            if base in PATTERN_KEYS:
+                self.patterns[base] += [Pattern(self, key, p)
+                                        for p in values]
         if not any(self.patterns.values()):
             raise ValueError(f"{where}: entry {self.id} has no pattern")
+        # Uses per personality, to find an entry one of them never needs.
+        self.used_by = {}
 
-    def covers(self, personality, step, side, text):
+    def applies(self, personality, step):
         if self.personalities and personality not in self.personalities:
             return False
-        if not self.step.search(step):
-            return False
-        return any(p.search(text) for p in self.patterns[side])
+        return bool(self.step.fullmatch(step))
+
+    def cover(self, personality, side, text):
+        """The first pattern for @side that matches @text, or None."""
+        for pattern in self.patterns[side]:
+            if pattern.applies(personality) and pattern.match(text):
+                return pattern
+        return None
+
+    def note_use(self, pattern, personality):
+        pattern.used += 1
+        self.used_by[personality] = self.used_by.get(personality, 0) + 1
 
 
 def parse_list(path):
@@ -79,12 +157,16 @@ def parse_list(path):
         if line[0] in " \t" and key:
             fields[key][-1] += " " + line.strip()
             continue
-        m = re.match(r"([a-z]+):\s*(.*)$", line)
+        m = re.match(r"([a-z][a-z-]*(?: [a-z0-9]+)?):\s*(.*)$", line)
         if not m:
             raise ValueError(f"{path}:{n}: not 'key: value': {line}")
         if not fields:
             start = n
         key = m.group(1)
+        base, _, qualifier = key.partition(" ")
+        if base not in ("id", "personalities", "step", "reason", "test") + \
+                PATTERN_KEYS or (qualifier and base not in PATTERN_KEYS):
+            raise ValueError(f"{path}:{n}: unknown key '{key}'")
         fields.setdefault(key, []).append(m.group(2))
     return entries
 
@@ -103,12 +185,17 @@ def read_log(path):
 
 
 def fields_of(text):
-    """A snapshot's fields: key=value, duplicates numbered, the rest by place."""
+    """A snapshot's fields: key=value, a QP table bucket "b<n>:<QPs>" by
+    its name, duplicates numbered, the rest by place."""
     out, seen = OrderedDict(), {}
     for i, tok in enumerate(text.split()):
         key, sep, value = tok.partition("=")
         if not sep:
-            key, value = f"@{i}", tok
+            bucket = re.fullmatch(r"(b\d+):(.*)", tok)
+            if bucket:
+                key, value = bucket.groups()
+            else:
+                key, value = f"@{i}", tok
         n = seen.get(key, 0)
         seen[key] = n + 1
         out[key if not n else f"{key}#{n}"] = value
@@ -147,7 +234,75 @@ def growth(now, before, key):
         return None
 
 
-def section_diffs(section, a, b, reported, begin=None):
+def same_set(items_a, items_b):
+    """True if the two lists hold the same items, none of them twice."""
+    return (len(set(items_a)) == len(items_a) and
+            sorted(items_a) == sorted(items_b))
+
+
+class Run:
+    """What the comparison of one personality's logs needs to know."""
+
+    def __init__(self, personality, entries):
+        self.personality = personality
+        self.entries = entries
+        self.step = None
+
+    def active(self, key):
+        """(entry, pattern) of @key that apply to the current step."""
+        return [(e, p) for e in self.entries
+                if e.applies(self.personality, self.step)
+                for p in e.patterns[key] if p.applies(self.personality)]
+
+    def unordered_field(self, section, key, a, b):
+        """True if an entry lets field @key of @section differ in order."""
+        name = f"{section} {key.split('#')[0]}"
+        if a == b:
+            return False
+        for entry, pattern in self.active("unordered-snap"):
+            if pattern.match(name) and same_set(
+                    [x for x in a.split(",") if x],
+                    [x for x in b.split(",") if x]):
+                entry.note_use(pattern, self.personality)
+                return True
+        return False
+
+
+def walks(lines, pattern):
+    """{walk: [(start, end), ...]}: runs of consecutive lines that
+    @pattern matches with the same walk, in order."""
+    out, cur = {}, None
+    for i, text in enumerate(lines + [None]):
+        m = pattern.match(text) if text is not None else None
+        walk = m.group("walk") if m else None
+        if cur and (walk is None or walk != cur[0]):
+            out.setdefault(cur[0], []).append((cur[1], i))
+            cur = None
+        if walk is not None and cur is None:
+            cur = (walk, i)
+    return out
+
+
+def unorder(run, plain):
+    """Put the distro's walks in our order where they hold the same QPs
+    with the same lines, each QP once (the entries' unordered patterns)."""
+    for entry, pattern in run.active("unordered"):
+        mine = walks(plain["ours"], pattern)
+        theirs = walks(plain["distro"], pattern)
+        for walk, spans in mine.items():
+            for (a1, a2), (b1, b2) in zip(spans, theirs.get(walk, [])):
+                ours = plain["ours"][a1:a2]
+                dist = plain["distro"][b1:b2]
+                if ours == dist or not same_set(ours, dist):
+                    continue
+                qps = [pattern.match(t).group("qp") for t in ours]
+                if len(set(qps)) != len(qps):
+                    continue
+                plain["distro"][b1:b2] = ours
+                entry.note_use(pattern, run.personality)
+
+
+def section_diffs(run, section, a, b, reported, begin=None):
     """A section's differing fields, each reported when it starts to differ.
 
     A section that exists on one side only is one difference, not one
@@ -174,7 +329,9 @@ def section_diffs(section, a, b, reported, begin=None):
                     diffs.append(("distro", f"snap {section} {key}+={db}"))
                 continue
         pair = (a.get(key), b.get(key))
-        if pair[0] == pair[1]:
+        if pair[0] == pair[1] or (
+                None not in pair and
+                run.unordered_field(section, key, *pair)):
             reported.pop((section, key), None)
             continue
         if reported.get((section, key)) == pair:
@@ -188,7 +345,7 @@ def section_diffs(section, a, b, reported, begin=None):
     return diffs
 
 
-def step_diffs(lines, state, reported):
+def step_diffs(run, lines, state, reported):
     """Differences of one step: [(side, text)]; updates the snapshot state.
 
     A snapshot field that differs is reported once, when it starts to
@@ -202,6 +359,7 @@ def step_diffs(lines, state, reported):
         for text in lines[side]:
             if not apply_line(side, text, state, touched, begin):
                 plain[side].append(text)
+    unorder(run, plain)
     diffs = []
     sm = difflib.SequenceMatcher(None, plain["ours"], plain["distro"],
                                  autojunk=False)
@@ -211,8 +369,9 @@ def step_diffs(lines, state, reported):
         diffs += [("ours", t) for t in plain["ours"][i1:i2]]
         diffs += [("distro", t) for t in plain["distro"][j1:j2]]
     for section in touched:
-        diffs += section_diffs(section, state["ours"].get(section),
-                               state["distro"].get(section), reported, begin)
+        diffs += section_diffs(run, section, state["ours"].get(section),
+                               state["distro"].get(section), reported,
+                               begin)
     return diffs
 
 
@@ -225,14 +384,26 @@ def token_diff(text, other):
     return f"{text[:60]}... [{' '.join(mine)}]"
 
 
+def cover(run, side, text):
+    """The entry and pattern that take the difference, or (None, None)."""
+    for entry in run.entries:
+        if entry.applies(run.personality, run.step):
+            pattern = entry.cover(run.personality, side, text)
+            if pattern:
+                return entry, pattern
+    return None, None
+
+
 def compare(personality, logs, entries, show_all):
-    """Print the run's differences; return how many no entry covers."""
+    """Print the run's differences; return those no entry covers."""
+    run = Run(personality, entries)
     state = {side: {} for side in SIDES}
     reported = {}
     order = list(logs["ours"])
     order += [s for s in logs["distro"] if s not in logs["ours"]]
     unlisted = []
     for step in order:
+        run.step = step
         shown = 0
         if step.endswith(".register"):
             # A new device: nothing of the last round's carries over.
@@ -251,8 +422,8 @@ def compare(personality, logs, entries, show_all):
                     apply_line(side, text, state, None)
             continue
         else:
-            diffs = step_diffs({side: logs[side][step] for side in SIDES},
-                               state, reported)
+            diffs = step_diffs(run, {side: logs[side][step]
+                                     for side in SIDES}, state, reported)
         partner = {}
         for side in SIDES:
             mine = [t for s_, t in diffs if s_ == side]
@@ -260,22 +431,57 @@ def compare(personality, logs, entries, show_all):
             for i, t in enumerate(mine):
                 partner[(side, t)] = theirs[i] if i < len(theirs) else None
         for side, text in diffs:
-            covering = [e for e in entries
-                        if e.covers(personality, step, side, text)]
-            for e in covering:
-                e.used += 1
-            if not covering:
+            entry, pattern = cover(run, side, text)
+            if entry:
+                entry.note_use(pattern, personality)
+            else:
                 unlisted.append(f"{personality} {step} {side}: {text}")
-            if show_all or not covering:
+            if show_all or not entry:
                 shown += 1
                 if shown <= MAX_SHOWN:
-                    mark = "UNLISTED" if not covering else covering[0].id
+                    mark = entry.id if entry else "UNLISTED"
                     shown_text = token_diff(text, partner.get((side, text)))
                     print(f"  {personality} {step} {side:6} [{mark}] "
                           f"{shown_text}")
         if shown > MAX_SHOWN:
             print(f"  {personality} {step} ... {shown - MAX_SHOWN} more")
     return unlisted
+
+
+def universal_steps(entries, runs):
+    """Entries whose step pattern matches every step of their logs."""
+    bad = []
+    for entry in entries:
+        steps = {step for personality, logs in runs
+                 if not entry.personalities or
+                 personality in entry.personalities
+                 for side in SIDES for step in logs[side]}
+        if steps and all(entry.step.fullmatch(s) for s in steps):
+            bad.append(entry)
+    return bad
+
+
+def idle(entries, runs):
+    """Messages for patterns never used and entries a personality of
+    theirs never needed."""
+    out = []
+    for entry in entries:
+        for key in PATTERN_KEYS:
+            for pattern in entry.patterns[key]:
+                if not pattern.used:
+                    whose = f" {pattern.personality}" \
+                        if pattern.personality else ""
+                    out.append(f"unused pattern of {entry.id} "
+                               f"({entry.where}) {key}{whose}: "
+                               f"{pattern.text}")
+        for personality, _ in runs:
+            if (entry.personalities and
+                    personality not in entry.personalities):
+                continue
+            if not entry.used_by.get(personality):
+                out.append(f"entry {entry.id} ({entry.where}) matched "
+                           f"nothing for {personality}")
+    return out
 
 
 def main():
@@ -295,24 +501,32 @@ def main():
     except (OSError, ValueError) as err:
         print(f"contract_compare: {err}", file=sys.stderr)
         return 2
+    universal = universal_steps(entries, runs)
+    for entry in universal:
+        print(f"contract_compare: {entry.where}: entry {entry.id}: step "
+              f"{entry.step_text} matches every step", file=sys.stderr)
+    if universal:
+        return 2
     unlisted = [d for p, logs in runs
                 for d in compare(p, logs, entries, args.show_all)]
-    stale = [e for e in entries if not e.used]
-    for e in stale:
-        print(f"  stale entry {e.id} ({e.where}): no difference matches it")
-    for e in entries:
-        if e.used:
-            print(f"  listed {e.id}: {e.used} difference(s)")
+    unused = idle(entries, runs)
+    for message in unused:
+        print(f"  {message}")
+    for entry in entries:
+        counts = " ".join(str(p.used) for key in PATTERN_KEYS
+                          for p in entry.patterns[key])
+        print(f"  listed {entry.id}: {sum(entry.used_by.values())} "
+              f"use(s), per pattern {counts}")
     # The last line is what a failure's summary shows: say what went wrong.
     first = []
     if unlisted:
         first.append(f"first unlisted: {unlisted[0]}")
-    if stale:
-        first.append(f"first stale: {stale[0].id}")
-    print(f"contract: {len(unlisted)} unlisted difference(s), {len(stale)} "
-          f"stale entr{'y' if len(stale) == 1 else 'ies'}"
+    if unused:
+        first.append(f"first unused: {unused[0]}")
+    print(f"contract: {len(unlisted)} unlisted difference(s), "
+          f"{len(unused)} unused pattern(s) or entr(y/ies)"
           + "".join(f"; {f}" for f in first))
-    return 1 if unlisted or stale else 0
+    return 1 if unlisted or unused else 0
 
 
 if __name__ == "__main__":

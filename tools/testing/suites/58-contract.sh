@@ -1,11 +1,12 @@
 #!/bin/bash
 # The driver contract, differentially: tools/testing/kmod/rvt_contract.ko
-# registers a two-port device as hfi1 does and as qib does, runs the same
-# scripted sequences and logs every callback rdmavt makes into it and what
-# a driver reads after each step. The suite runs it with both
-# personalities on our core and on the distro's, in this one pass, and
-# compares the logs (tools/testing/lib/contract_compare.py): every difference
-# must be one of Documentation/contract-differences.txt.
+# registers a device as hfi1 does (one port) and as qib does (two ports of
+# a QLE7342), runs the same scripted sequences and logs every callback
+# rdmavt makes into it and what a driver reads after each step. The suite
+# runs it with both personalities on our core and on the distro's, in
+# this one pass, and compares the logs (tools/testing/lib/
+# contract_compare.py): every difference must be one of
+# Documentation/contract-differences.txt.
 #
 # Both cores in one pass, not one core per pass of guest.sh: the
 # comparison needs both logs, and a pass that loads each core in turn

@@ -1,0 +1,107 @@
+# shellcheck shell=bash
+# What 92-dkms and 93-dkms-upgrade share: the rdmavt-dkms package that
+# `make deb` left in build/deb, installing and removing it in the guest
+# (whose / is an overlay: whatever they change goes with the guest), and
+# where modprobe finds rdmavt for a kernel. Sourced after lib/suite.sh.
+
+PKG=rdmavt-dkms
+MODULES=/lib/modules
+KVER=$(uname -r)
+export DEBIAN_FRONTEND=noninteractive
+
+# skip_unless_packaged_here TEST...: the package installs our core, so
+# its suites run in the ours pass; and it is for Debian's kernels, not
+# for one of our own build (make check-debug's). Elsewhere the tests are
+# reported skipped and the suite ends.
+skip_unless_packaged_here() {
+	local t why
+	if on_distro_core; then
+		why="the package installs our core: tested in the ours pass"
+	elif [[ -n ${RVT_KERNEL_DIR:-} ]]; then
+		why="the package is for Debian's kernels, not one built here"
+	else
+		return 0
+	fi
+	for t in "$@"; do
+		result SKIP "$t" "$why"
+	done
+	exit 0
+}
+
+# find_package: DEB and VERSION of the one package make deb left
+# (tools/deb.sh empties build/deb first).
+find_package() {
+	local debs
+	mapfile -t debs < <(find "$REPO/build/deb" -maxdepth 1 -name "${PKG}_*_all.deb" 2>/dev/null)
+	if ((${#debs[@]} != 1)); then
+		echo "${#debs[@]} $PKG packages in build/deb: run make deb first"
+		return 1
+	fi
+	DEB=${debs[0]}
+	VERSION=$(dpkg-deb -f "$DEB" Version) || return
+	echo "$DEB, version $VERSION"
+}
+
+installed() {
+	[[ $(dpkg-query -W -f='${db:Status-Status}' "$PKG" 2>/dev/null) == installed ]]
+}
+
+# ko_in KERNEL NAME: KERNEL's copy of module NAME from the package.
+ko_in() {
+	compgen -G "$MODULES/$1/updates/dkms/$2.ko*"
+}
+
+# distro_resolved KERNEL: modprobe finds the kernel's own rdmavt.
+distro_resolved() {
+	local path
+	path=$(modinfo -k "$1" -n rdmavt) || return
+	echo "rdmavt of $1 resolves to $path"
+	[[ $path == "$MODULES/$1/kernel/drivers/infiniband/sw/rdmavt/"* ]]
+}
+
+# ours_resolved KERNEL: modprobe finds the package's rdmavt, in updates/dkms.
+ours_resolved() {
+	local path
+	path=$(modinfo -k "$1" -n rdmavt) || return
+	echo "rdmavt of $1 resolves to $path"
+	[[ $path == "$(ko_in "$1" rdmavt)" ]]
+}
+
+# built_for KERNEL: dkms has built and installed both modules for KERNEL.
+built_for() {
+	local status
+	status=$(dkms status -m rdmavt -v "$VERSION" -k "$1") || return
+	echo "$status"
+	[[ $status == *": installed"* ]] && ko_in "$1" rdmavt && ko_in "$1" rvtsw
+}
+
+clean_slate() {
+	! installed || { echo "$PKG is installed already"; return 1; }
+	distro_resolved "$KVER"
+}
+
+remove_package() {
+	apt-get remove -y -q "$PKG" </dev/null || return
+	! installed
+}
+
+# package_gone KERNEL...: after the removal, the kernel's own rdmavt for
+# each KERNEL that has one, and nothing of the package's left: its
+# sources, dkms' tree of it, its modules in any KERNEL's updates/dkms.
+package_gone() {
+	local k m left=()
+	[[ ! -e /usr/src/rdmavt-$VERSION ]] || left+=("/usr/src/rdmavt-$VERSION")
+	[[ ! -e /var/lib/dkms/rdmavt ]] || left+=(/var/lib/dkms/rdmavt)
+	for k in "$@"; do
+		[[ ! -e $MODULES/$k/kernel ]] || distro_resolved "$k" || return
+		for m in rdmavt rvtsw; do
+			! ko_in "$k" "$m" >/dev/null || left+=("$k/$m")
+		done
+	done
+	((${#left[@]} == 0)) || { echo "left behind: ${left[*]}"; return 1; }
+}
+
+# purge_package: the EXIT traps' part, whatever the suite left.
+purge_package() {
+	! installed || dpkg --purge "$PKG" >/dev/null 2>&1
+}
