@@ -20,8 +20,9 @@ all: modules
 modules:
 	$(KBUILD) modules
 
-# The modules plus the kernel-side test modules under tools/testing/kmod.
-tests:
+# The modules plus the kernel-side test modules under tools/testing/kmod,
+# and the userspace programs the suites run.
+tests: progs
 	$(KBUILD) RVT_TESTS=1 modules
 
 # The userspace programs the guest suites run (tools/testing/progs/

@@ -93,17 +93,21 @@ step() {
 }
 
 # have_progs PROG...: each program (a path under $PROGS) is built; for a
-# suite's step. One older than its sources is named, and run as built.
+# suite's step. Sources newer than the last `make progs` (its stamp) are
+# named, and the programs run as built.
 have_progs() {
-	local prog rc=0
+	local prog rc=0 newer
 	for prog; do
 		[[ -x $PROGS/$prog ]] && continue
 		echo "$PROGS/$prog missing: build it on the host with make progs"
 		rc=1
 	done
 	((rc == 0)) || return 1
-	make -q -C "$TESTING_DIR/progs" O="$PROGS" >/dev/null 2>&1 ||
-		echo "note: $PROGS is older than its sources (make progs)"
+	[[ -e $PROGS/.built ]] || return 0
+	newer=$(find "$TESTING_DIR/progs" "$TESTING_DIR/repro" \
+		-name '*.[ch]' -newer "$PROGS/.built")
+	[[ -z $newer ]] ||
+		echo "note: changed since make progs built $PROGS:" $newer
 }
 
 # t NAME CMD [ARGS...]: run CMD, show its output indented, report by status.
