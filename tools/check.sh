@@ -127,6 +127,8 @@ use_debug_kernel() {
 host_steps() {
 	host_step build-W1 build_clean
 	host_step progs make -C "$REPO" -j "$(nproc)" progs
+	host_step guest-builds-nothing \
+		"$REPO/tools/testing/host/guest_builds_nothing.py"
 	[[ -z $DEBUG_KERNEL ]] || return 0
 	host_step insn-profile-plugin build_plugin
 	host_step abi-check "$REPO/tools/abi-check"
