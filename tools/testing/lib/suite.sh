@@ -105,9 +105,9 @@ have_progs() {
 	((rc == 0)) || return 1
 	[[ -e $PROGS/.built ]] || return 0
 	newer=$(find "$TESTING_DIR/progs" "$TESTING_DIR/repro" \
-		-name '*.[ch]' -newer "$PROGS/.built")
+		-name '*.[ch]' -newer "$PROGS/.built" | tr '\n' ' ')
 	[[ -z $newer ]] ||
-		echo "note: changed since make progs built $PROGS:" $newer
+		echo "note: changed since make progs built $PROGS: $newer"
 }
 
 # t NAME CMD [ARGS...]: run CMD, show its output indented, report by status.
