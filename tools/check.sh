@@ -123,10 +123,11 @@ use_debug_kernel() {
 
 # make check's host steps; the debug lane needs only the builds (the
 # others do not depend on the kernel). The suites' userspace programs
-# are built here, before the guest boots: it compiles nothing.
+# are built here, before the guest boots: it compiles nothing. (make
+# tests builds them too; their step comes first to name their failure.)
 host_steps() {
-	host_step build-W1 build_clean
 	host_step progs make -C "$REPO" -j "$(nproc)" progs
+	host_step build-W1 build_clean
 	host_step guest-builds-nothing \
 		"$REPO/tools/testing/host/guest_builds_nothing.py"
 	[[ -z $DEBUG_KERNEL ]] || return 0
