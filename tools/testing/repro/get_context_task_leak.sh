@@ -2,7 +2,7 @@
 # Reproduces ib_uverbs' task leak on a failed ioctl GET_CONTEXT
 # (get_context_task_leak.c says how; ib_core's bug, on either core). It
 # needs kmemleak, i.e. make check-debug's kernel:
-#   make KDIR=DIR/src W=1 modules tests progs
+#   make KDIR=DIR/src W=1 modules tests
 #   tools/vm/run.sh --kernel DIR --timeout 2000 \
 #       tools/testing/repro/get_context_task_leak.sh
 # Processes that only open a context leak nothing; ones whose three

@@ -4,7 +4,7 @@
 # unseen (no KASAN) and both calls return EINVAL; the distro's rdmavt.ko
 # cannot load on make check-debug's kernel, where KASAN saw it in our
 # core before commit 2fc4ae4 fixed it:
-#   make KDIR=DIR/src W=1 modules tests progs
+#   make KDIR=DIR/src W=1 modules tests
 #   tools/vm/run.sh --kernel DIR --mem 3072 --timeout 2000 \
 #       tools/testing/repro/mcast_port0.sh
 # 68-fuzz's mcast-no-port runs the program on our core: both calls

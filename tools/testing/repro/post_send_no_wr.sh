@@ -3,7 +3,7 @@
 # request (post_send_no_wr.c says how). On the distro core the guest
 # oopses, and hangs once something destroys the QP (68-fuzz runs the
 # program on our core only). Either core:
-#   make tests progs
+#   make tests
 #   RVT_CORE=ours tools/vm/run.sh --pci-testdev --timeout 300 \
 #       tools/testing/repro/post_send_no_wr.sh
 # Expected on a fixed core: "ibv_post_send: ok" (or an errno) and a clean
