@@ -76,16 +76,17 @@ def srq_pair(ctx, pd):
     return srq, ring, p
 
 
-def rnr_until_repaired(p, rq, ring, mr, recv_id, send_id):
+def rnr_until_repaired(p, rq, ring, mr, recv_id, send_id, what):
     """Post request recv_id on rq (p.b or its SRQ) and send message
     send_id from p.a while ring's head is out of range: no completion on
-    either side (RNR NAKs); once the head is back, both complete."""
+    either side (RNR NAKs); once the head is back, both complete. what
+    names the ring in the failure (62-hostile-ring matches it)."""
     recv(rq, recv_id, [SGE(mr.buf + 1024, 64, mr.lkey)])
     head = ring.head.value
     ring.head.value = BAD
     send(p.a, send_id, e.IBV_WR_SEND, [SGE(mr.buf, 64, mr.lkey)])
     check(quiet(p.cq_a, 0.5) and quiet(p.cq_b, 0.01),
-          "a completion while the ring is broken")
+          f"a completion while the {what} is broken")
     ring.head.value = head
     expect(p.cq_b, recv_id, opcode=e.IBV_WC_RECV)
     expect(p.cq_a, send_id)
@@ -95,7 +96,7 @@ def test_rwqe_rc(ctx, pd):
     mr = MR(pd, 4096, ALL)
     p, ring = rc_pair(ctx, pd)
     try:
-        rnr_until_repaired(p, p.b, ring, mr, 8, 2)
+        rnr_until_repaired(p, p.b, ring, mr, 8, 2, "ring")
     finally:
         p.close()
         mr.close()
@@ -138,7 +139,7 @@ def test_rwqe_srq(ctx, pd):
     mr = MR(pd, 4096, ALL)
     srq, ring, p = srq_pair(ctx, pd)
     try:
-        rnr_until_repaired(p, srq, ring, mr, 5, 3)
+        rnr_until_repaired(p, srq, ring, mr, 5, 3, "SRQ ring")
     finally:
         p.close()
         srq.close()
