@@ -18,7 +18,7 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): \
 	run tools/setup.sh (make setup), or give KDIR=' >&2; exit 1; }
 
-.PHONY: all modules tests clean install setup check check-debug demo \
+.PHONY: all modules tests progs clean install setup check check-debug demo \
 	demo-fabric bench man style deb check-dkms check-rt
 
 all: modules
@@ -27,15 +27,21 @@ modules:
 	$(CHECK_KDIR)
 	$(KBUILD) modules
 
-# The modules plus the kernel-side test modules under tools/testing/kmod.
-tests:
+# The modules plus the kernel-side test modules under tools/testing/kmod,
+# and the userspace programs the suites run.
+tests: progs
 	$(CHECK_KDIR)
 	$(KBUILD) RVT_TESTS=1 modules
+
+# The userspace programs the guest suites run (tools/testing/progs/
+# Makefile), built here into build/progs/: the guest compiles nothing.
+progs:
+	$(MAKE) -C $(REPO)/tools/testing/progs O=$(REPO)/build/progs
 
 clean:
 	$(CHECK_KDIR)
 	$(KBUILD) RVT_TESTS=1 clean
-	rm -rf $(REPO)/build/man
+	rm -rf $(REPO)/build/man $(REPO)/build/progs
 
 # Installs under /lib/modules/<release of KDIR>/updates/, which depmod
 # prefers over the distro's own rdmavt.ko.

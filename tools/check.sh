@@ -145,10 +145,16 @@ use_rt_kernel() {
 	echo "check-rt: kernel $rel, cores: $RVT_CORES"
 }
 
-# make check's host steps; the debug lane needs only the build, the RT
-# lane the build and abi-check (the others do not depend on the kernel).
+# make check's host steps; the debug lane needs only the builds, the RT
+# lane the builds and abi-check (the others do not depend on the kernel).
+# The suites' userspace programs are built here, before the guest boots:
+# it compiles nothing. (make tests builds them too; their step comes
+# first to name their failure.)
 host_steps() {
+	host_step progs make -C "$REPO" -j "$(nproc)" progs
 	host_step build-W1 build_clean
+	host_step guest-builds-nothing \
+		"$REPO/tools/testing/host/guest_builds_nothing.py"
 	[[ -z $DEBUG_KERNEL ]] || return 0
 	if [[ -n $RT_KERNEL ]]; then
 		host_step abi-check "$REPO/tools/abi-check"

@@ -31,6 +31,11 @@ RVT_CORE=${RVT_CORE:-ours}
 # One rvtsw.ko for both cores: it is linked against our core's exports,
 # whose modversions CRCs equal the distro core's (tools/abi-check).
 RVTSW_KO=$REPO/rvtsw/rvtsw.ko
+# The userspace programs the suites run (tools/testing/progs/, the C
+# programs of tools/testing/repro/), built on the host by `make progs`
+# (make check builds them before the guest boots): the guest runs them
+# from there and compiles nothing.
+PROGS=${RVT_PROGS:-$REPO/build/progs}
 # The first step of this suite that failed, if one did.
 STEP_FAILED=
 
@@ -85,6 +90,24 @@ step() {
 		STEP_FAILED=$name
 	fi
 	return "$rc"
+}
+
+# have_progs PROG...: each program (a path under $PROGS) is built; for a
+# suite's step. Sources newer than the last `make progs` (its stamp) are
+# named, and the programs run as built.
+have_progs() {
+	local prog rc=0 newer
+	for prog; do
+		[[ -x $PROGS/$prog ]] && continue
+		echo "$PROGS/$prog missing: build it on the host with make progs"
+		rc=1
+	done
+	((rc == 0)) || return 1
+	[[ -e $PROGS/.built ]] || return 0
+	newer=$(find "$TESTING_DIR/progs" "$TESTING_DIR/repro" \
+		-name '*.[ch]' -newer "$PROGS/.built" | tr '\n' ' ')
+	[[ -z $newer ]] ||
+		echo "note: changed since make progs built $PROGS: $newer"
 }
 
 # t NAME CMD [ARGS...]: run CMD, show its output indented, report by status.

@@ -12,23 +12,8 @@ import sys
 
 from pyverbs.cq import CQ, CompChannel
 from pyverbs.device import Context
-from pyverbs.pyverbs_error import PyverbsRDMAError
 
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
-
-
-def expect_errno(want, what, func, *args):
-    try:
-        obj = func(*args)
-    except PyverbsRDMAError as err:
-        check(err.error_code == want,
-              f"{what}: errno {err.error_code}, want {want}")
-        return
-    obj.close()
-    raise AssertionError(f"{what}: succeeded, want errno {want}")
+from verbs_checks import check, expect_errno
 
 
 def check_empty(cq, what):
@@ -88,13 +73,8 @@ def test_resize(ctx):
         cq.resize(cqe)
         check(cq.cqe >= cqe, f"resize to {cqe}: got {cq.cqe}")
         check_empty(cq, f"after resize to {cqe}")
-    try:
-        cq.resize(max_cqe + 1)
-    except PyverbsRDMAError as err:
-        check(err.error_code == errno.EINVAL,
-              f"resize beyond max_cqe: errno {err.error_code}")
-    else:
-        raise AssertionError("resize beyond max_cqe succeeded")
+    expect_errno(errno.EINVAL, "resize beyond max_cqe", cq.resize,
+                 max_cqe + 1)
     check_empty(cq, "after a refused resize")
     cq.close()
     print("resized a CQ up and down; beyond max_cqe refused with EINVAL")

@@ -14,10 +14,10 @@ import sys
 from pyverbs.device import Context
 from pyverbs.mr import MR
 from pyverbs.pd import PD
-from pyverbs.pyverbs_error import PyverbsRDMAError
 import pyverbs.enums as e
 
 from uverbs_raw import Uverbs, expect_errno as expect_raw_errno
+from verbs_checks import check, expect_errno
 
 LW = e.IBV_ACCESS_LOCAL_WRITE
 RW = e.IBV_ACCESS_REMOTE_WRITE
@@ -32,22 +32,6 @@ libc.mmap.restype = ctypes.c_void_p
 libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
                       ctypes.c_int, ctypes.c_int, ctypes.c_long]
 libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)
-
-
-def expect_errno(want, what, func, *args, **kwargs):
-    try:
-        obj = func(*args, **kwargs)
-    except PyverbsRDMAError as err:
-        check(err.error_code == want,
-              f"{what}: errno {err.error_code}, want {want}")
-        return
-    obj.close()
-    raise AssertionError(f"{what}: succeeded, want errno {want}")
 
 
 def anon_map(length, prot):

@@ -66,19 +66,37 @@ def rc_pair(ctx, pd, srq=None):
     return p, None if srq else newest_ring(before)
 
 
+def srq_pair(ctx, pd):
+    """An SRQ of 4 requests, its ring, and an RC pair (rc_pair) whose
+    responder takes its requests from it."""
+    before = uverbs_maps()
+    srq = SRQ(pd, SrqInitAttr(SrqAttr(max_wr=4, max_sge=1)))
+    ring = newest_ring(before)
+    p, _ = rc_pair(ctx, pd, srq=srq)
+    return srq, ring, p
+
+
+def rnr_until_repaired(p, rq, ring, mr, recv_id, send_id, what):
+    """Post request recv_id on rq (p.b or its SRQ) and send message
+    send_id from p.a while ring's head is out of range: no completion on
+    either side (RNR NAKs); once the head is back, both complete. what
+    names the ring in the failure (62-hostile-ring matches it)."""
+    recv(rq, recv_id, [SGE(mr.buf + 1024, 64, mr.lkey)])
+    head = ring.head.value
+    ring.head.value = BAD
+    send(p.a, send_id, e.IBV_WR_SEND, [SGE(mr.buf, 64, mr.lkey)])
+    check(quiet(p.cq_a, 0.5) and quiet(p.cq_b, 0.01),
+          f"a completion while the {what} is broken")
+    ring.head.value = head
+    expect(p.cq_b, recv_id, opcode=e.IBV_WC_RECV)
+    expect(p.cq_a, send_id)
+
+
 def test_rwqe_rc(ctx, pd):
     mr = MR(pd, 4096, ALL)
     p, ring = rc_pair(ctx, pd)
     try:
-        recv(p.b, 8, [SGE(mr.buf + 1024, 64, mr.lkey)])
-        head = ring.head.value
-        ring.head.value = BAD
-        send(p.a, 2, e.IBV_WR_SEND, [SGE(mr.buf, 64, mr.lkey)])
-        check(quiet(p.cq_a, 0.5) and quiet(p.cq_b, 0.01),
-              "a completion while the ring is broken")
-        ring.head.value = head
-        expect(p.cq_b, 8, opcode=e.IBV_WC_RECV)
-        expect(p.cq_a, 2)
+        rnr_until_repaired(p, p.b, ring, mr, 8, 2, "ring")
     finally:
         p.close()
         mr.close()
@@ -119,20 +137,9 @@ def test_rwqe_ud(ctx, pd):
 
 def test_rwqe_srq(ctx, pd):
     mr = MR(pd, 4096, ALL)
-    before = uverbs_maps()
-    srq = SRQ(pd, SrqInitAttr(SrqAttr(max_wr=4, max_sge=1)))
-    ring = newest_ring(before)
-    p, _ = rc_pair(ctx, pd, srq=srq)
+    srq, ring, p = srq_pair(ctx, pd)
     try:
-        recv(srq, 5, [SGE(mr.buf + 1024, 64, mr.lkey)])
-        head = ring.head.value
-        ring.head.value = BAD
-        send(p.a, 3, e.IBV_WR_SEND, [SGE(mr.buf, 64, mr.lkey)])
-        check(quiet(p.cq_a, 0.5) and quiet(p.cq_b, 0.01),
-              "a completion while the SRQ ring is broken")
-        ring.head.value = head
-        expect(p.cq_b, 5, opcode=e.IBV_WC_RECV)
-        expect(p.cq_a, 3)
+        rnr_until_repaired(p, srq, ring, mr, 5, 3, "SRQ ring")
     finally:
         p.close()
         srq.close()
@@ -172,10 +179,7 @@ def test_flush(ctx, pd):
 
 def test_srq_resize(ctx, pd):
     mr = MR(pd, 4096, ALL)
-    before = uverbs_maps()
-    srq = SRQ(pd, SrqInitAttr(SrqAttr(max_wr=4, max_sge=1)))
-    ring = newest_ring(before)
-    p, _ = rc_pair(ctx, pd, srq=srq)
+    srq, ring, p = srq_pair(ctx, pd)
     try:
         for i in (21, 22):
             recv(srq, i, [SGE(mr.buf + 1024, 64, mr.lkey)])

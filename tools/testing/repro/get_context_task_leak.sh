@@ -15,10 +15,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
 [[ -w $KMEMLEAK ]] || { echo "no kmemleak on this kernel"; exit 2; }
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cc -O2 -Wall -Wextra -Werror -o "$WORK/leak" \
-	"$TESTING_DIR/repro/get_context_task_leak.c" || exit 2
+LEAK=$PROGS/repro/get_context_task_leak
+have_progs repro/get_context_task_leak || exit 2
 load_rvtsw || exit 2
 wait_for 50 grep -qx rvtsw_0 /sys/class/infiniband_verbs/uverbs*/ibdev ||
 	exit 2
@@ -35,7 +33,7 @@ leaks_of() {
 	# kmemleak is conservative: a stale copy of a pointer anywhere (a
 	# scheduler's last task, a stack) hides a leak, so five processes.
 	for i in 1 2 3 4 5; do
-		"$WORK/leak" "$DEV" "$@" >&2 ||
+		"$LEAK" "$DEV" "$@" >&2 ||
 			{ echo "the program failed"; return; }
 	done
 	sleep 10

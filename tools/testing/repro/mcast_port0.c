@@ -13,46 +13,23 @@
  *
  * Usage: mcast_port0 DEVICE
  */
-#include <infiniband/verbs.h>
 #include <stdio.h>
 #include <string.h>
-
-static struct ibv_context *open_named(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			return ibv_open_device(list[i]);
-	return NULL;
-}
+#include "../progs/verbs_device.h"
 
 int main(int argc, char **argv)
 {
-	struct ibv_qp_init_attr init = { .qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
-			 .max_send_sge = 1, .max_recv_sge = 1 } };
 	union ibv_gid gid = { .raw = { 0xff, 0x12, [15] = 1 } };
-	struct ibv_context *ctx = argc > 1 ? open_named(argv[1]) : NULL;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	int ret;
 
-	if (!ctx) {
+	if (argc != 2) {
 		fprintf(stderr, "usage: %s DEVICE\n", argv[0]);
 		return 2;
 	}
-	pd = ibv_alloc_pd(ctx);
-	cq = pd ? ibv_create_cq(ctx, 4, NULL, NULL, 0) : NULL;
-	init.send_cq = cq;
-	init.recv_cq = cq;
-	qp = cq ? ibv_create_qp(pd, &init) : NULL;
-	if (!qp) {
-		perror("PD, CQ or QP");
+	qp = reset_qp_on(argv[1], IBV_QPT_UD);
+	if (!qp)
 		return 2;
-	}
 	printf("attaching UD QP %u (RESET, no port) to ff12::1, LID 0xc001\n",
 	       qp->qp_num);
 	fflush(stdout);

@@ -12,10 +12,7 @@
 # shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cc -O2 -Wall -Wextra -Werror -o "$WORK/mcast_port0" \
-	"$TESTING_DIR/repro/mcast_port0.c" -libverbs || exit 1
+have_progs repro/mcast_port0 || exit 1
 load_rvtsw || exit 1
 wait_for 50 test -e /sys/class/infiniband/rvtsw_0 || exit 1
-"$WORK/mcast_port0" rvtsw_0
+"$PROGS/repro/mcast_port0" rvtsw_0

@@ -14,42 +14,26 @@
  * Usage: post_send_no_wr DEVICE   (a QP in the error state will do:
  * posting is allowed there, to be flushed; it goes through INIT)
  */
-#include <infiniband/verbs.h>
 #include <stdio.h>
 #include <string.h>
+#include "../progs/verbs_device.h"
 
 int main(int argc, char **argv)
 {
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_qp_init_attr init = { .qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
-			 .max_send_sge = 1, .max_recv_sge = 1 } };
 	struct ibv_qp_attr init_attr = { .qp_state = IBV_QPS_INIT,
 					 .port_num = 1 };
 	struct ibv_qp_attr err_attr = { .qp_state = IBV_QPS_ERR };
 	struct ibv_send_wr *bad = NULL;
-	struct ibv_context *ctx = NULL;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	int i;
 
-	for (i = 0; argc > 1 && list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx) {
+	if (argc != 2) {
 		fprintf(stderr, "usage: %s DEVICE\n", argv[0]);
 		return 2;
 	}
-	pd = ibv_alloc_pd(ctx);
-	cq = pd ? ibv_create_cq(ctx, 4, NULL, NULL, 0) : NULL;
-	init.send_cq = cq;
-	init.recv_cq = cq;
-	qp = cq ? ibv_create_qp(pd, &init) : NULL;
-	if (!qp) {
-		perror("PD, CQ or QP");
+	qp = reset_qp_on(argv[1], IBV_QPT_RC);
+	if (!qp)
 		return 2;
-	}
 	i = ibv_modify_qp(qp, &init_attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 	if (!i)

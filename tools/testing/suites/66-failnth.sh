@@ -51,16 +51,11 @@ injection_off() {
 	echo "rvt-test: fault injection ends" >/dev/kmsg
 }
 
-build_failnth() {
-	cc -O2 -Wall -Wextra -Werror -o "$WORK/failnth" \
-		"$TESTING_DIR/progs/failnth.c" -libverbs
-}
-
 # failnth's verdicts go to $WORK/out (report reads them), its progress
 # straight to the console: a sweep of a module load on the debug kernel
 # runs for long.
 run_failnth() {
-	"$WORK/failnth" "$@" >"$WORK/out" 2> >(indent >&2)
+	"$PROGS/failnth" "$@" >"$WORK/out" 2> >(indent >&2)
 	indent <"$WORK/out"
 }
 
@@ -182,7 +177,7 @@ registration_failures() {
 	dmesg | grep -c 'IB core registration failed'
 }
 
-step build build_failnth
+step progs have_progs failnth
 step injection injection_on
 # The verbs first, the module load last: on the debug kernel a failed
 # registration costs seconds, and the load sweep's filter must not stay.

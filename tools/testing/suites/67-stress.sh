@@ -39,17 +39,8 @@ KNOWN_MATCH=(
 )
 LOOPBACK_DEADLOCK="deadlocks the distro core: uverbs' cleanup destroys the RC QP while rvt_ruc_loopback() may still run it (s_lock then r_lock against destroy's r_lock then s_lock; Documentation/differences.rst)"
 
-# Built once per boot (the guest's /tmp), for both cores, and without
-# optimisation: under TCG, -O2 takes the best part of a minute. Run
-# directly, never through a function: $! must be its PID.
-USER_SRC=$TESTING_DIR/progs/stress_user.c
-STRESS_USER=/tmp/rvt-stress_user-$(cksum <"$USER_SRC" | cut -d' ' -f1)
-
-build_user() {
-	[[ -x $STRESS_USER ]] && return
-	cc -O0 -Wall -Wextra -Werror -o "$WORK/stress_user" "$USER_SRC" \
-		-libverbs -lz -lpthread && mv "$WORK/stress_user" "$STRESS_USER"
-}
+# Run directly, never through a function: $! must be its PID.
+STRESS_USER=$PROGS/stress_user
 
 # Only the MAD layer's QPs of $DEV are left: QP0 and QP1 of each port.
 only_mad_qps() {
@@ -154,7 +145,7 @@ rmmod_in_use() {
 
 step load load_rvtsw ports=2 qp_table_size=4
 step mad-qps-up wait_for 100 mad_qps_up
-step build build_user
+step progs have_progs stress_user
 if [[ -z $STEP_FAILED ]]; then
 	run_stress_kmod
 else

@@ -84,16 +84,7 @@ fi
 
 plan $((4 + ${#FOUND[@]}))
 
-# Built once per boot (the guest's /tmp), for both cores: under TCG
-# compiling the fuzzer takes minutes, its files compiled side by side.
-FUZZ_DIR=$TESTING_DIR/progs/uverbs_fuzz
-FUZZER=/tmp/rvt-uverbs_fuzz-$(cat "$FUZZ_DIR"/* | cksum | cut -d' ' -f1)
-
-build_fuzzer() {
-	[[ -x $FUZZER ]] && return
-	make -s -C "$FUZZ_DIR" O="$WORK" -j "$(nproc)" &&
-		mv "$WORK/uverbs_fuzz" "$FUZZER"
-}
+FUZZER=$PROGS/uverbs_fuzz/uverbs_fuzz
 
 # How long a run is: seconds on our core; on the distro core a number of
 # steps in one process (the time is only a bound, ten times the default).
@@ -121,9 +112,7 @@ fuzz() {
 repro() {
 	local prog=$1 out line
 	shift
-	cc -O2 -Wall -Wextra -Werror -o "$WORK/$prog" \
-		"$TESTING_DIR/repro/$prog.c" -libverbs || return 1
-	out=$("$WORK/$prog" "$DEV") || { echo "$out"; return 1; }
+	out=$("$PROGS/repro/$prog" "$DEV") || { echo "$out"; return 1; }
 	echo "$out"
 	for line; do
 		grep -qxF "$line" <<<"$out" || { echo "missing: $line"; return 1; }
@@ -147,7 +136,8 @@ qps_settle() {
 	only_mad_qps
 }
 
-step build build_fuzzer
+step progs have_progs uverbs_fuzz/uverbs_fuzz repro/post_send_no_wr \
+	repro/mcast_port0
 step load load_rvtsw
 step ready wait_for 50 test -e /sys/class/infiniband/$DEV
 echo "    seeds $FIXED_SEED and $SECOND_SEED, avoiding ${AVOID:-nothing}"

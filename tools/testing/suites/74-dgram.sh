@@ -13,11 +13,6 @@ CASES=(deliver grh qkey pkey oversize unknown-lid no-qp no-recv too-small
 	lost-rc lost-rc-to-other-device between-ports between-devices)
 plan $((2 + ${#CASES[@]}))
 
-build_mcast_test() {
-	cc -O2 -Wall -Wextra -Werror -o "$WORK/mcast_test" \
-		"$TESTING_DIR/progs/mcast_test.c" -libverbs
-}
-
 # A P_Key without a partition number is refused at load.
 bad_extra_pkey() {
 	load_refused extra_pkey=0x8000 "Invalid parameters" \
@@ -28,8 +23,8 @@ t bad-extra-pkey-refused bad_extra_pkey
 step load load_rvtsw devices=2 ports=2 extra_pkey=0x8001
 step ready wait_for 50 test -e /dev/infiniband/uverbs1
 pycases "$TESTING_DIR/py/dgram_test.py" dgram "${CASES[@]}"
-step build-mcast-test build_mcast_test
-t multicast "$WORK/mcast_test" rvtsw_0:1 rvtsw_0:1 rvtsw_0:2 rvtsw_1:1 \
+step progs have_progs mcast_test
+t multicast "$PROGS/mcast_test" rvtsw_0:1 rvtsw_0:1 rvtsw_0:2 rvtsw_1:1 \
 	rvtsw_1:2
 step unload unload_all
 rm -rf "$WORK"

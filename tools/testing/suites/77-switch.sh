@@ -23,13 +23,6 @@ SW_GUID=0x0002c903019fff00
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-build() {
-	cc -O2 -Wall -Wextra -Werror -o "$WORK/smp_table" \
-		"$TESTING_DIR/progs/smp_table.c" -libmad -libumad &&
-		cc -O2 -Wall -Wextra -Werror -o "$WORK/mcast_test" \
-			"$TESTING_DIR/progs/mcast_test.c" -libverbs
-}
-
 setup() {
 	modprobe ib_umad &&
 		load_rvtsw devices=2 ports=2 &&
@@ -143,7 +136,7 @@ lft_fresh() {
 # lft LID [PORT]: read (and set) one LFT entry; prints the port.
 lft() {
 	local out
-	out=$("$WORK/smp_table" "$CA0" 1 lft "$SW_LID" "$@") || return
+	out=$("$PROGS/smp_table" "$CA0" 1 lft "$SW_LID" "$@") || return
 	[[ $out == "$1 "* ]] || { echo "$out"; return 1; }
 	echo "${out#* }"
 }
@@ -217,7 +210,7 @@ restore_rc() {
 # mft MLID [MASK]: read (and set) position 0 of one MFT entry.
 mft() {
 	local out
-	out=$("$WORK/smp_table" "$CA0" 1 mft "$SW_LID" "$@") || return
+	out=$("$PROGS/smp_table" "$CA0" 1 mft "$SW_LID" "$@") || return
 	echo "${out#* }"
 }
 
@@ -228,15 +221,15 @@ mft_routing() {
 	local out
 	[[ $(mft 0xc001) == 0x1e ]] || { echo "fresh: $(mft 0xc001)"; return 1; }
 	[[ $(mft 0xc001 0x16) == 0x16 ]] || return
-	out=$("$WORK/mcast_test" "$CA0:1" "$CA0:2" "$CA1:1" 2>&1)
+	out=$("$PROGS/mcast_test" "$CA0:1" "$CA0:2" "$CA1:1" 2>&1)
 	echo "$out"
 	grep -q "^member 0 .*ok$" <<<"$out" &&
 		grep -q "^member 1: no successful receive" <<<"$out" || return
 	[[ $(mft 0xc001 0x1e) == 0x1e ]] || return
-	"$WORK/mcast_test" "$CA0:1" "$CA0:2" "$CA1:1"
+	"$PROGS/mcast_test" "$CA0:1" "$CA0:2" "$CA1:1"
 }
 
-step build build
+step progs have_progs smp_table mcast_test
 step setup setup
 t switch-nodeinfo-dr switch_nodeinfo "$CA0" 1 1
 t switch-nodeinfo-dr-port-4 switch_nodeinfo "$CA1" 2 4

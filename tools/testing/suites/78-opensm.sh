@@ -52,11 +52,6 @@ all_active() {
 	ports_are ACTIVE "${HCA_PORTS[@]}"
 }
 
-build() {
-	cc -O2 -Wall -Wextra -Werror -o "$WORK/smp_table" \
-		"$TESTING_DIR/progs/smp_table.c" -libmad -libumad
-}
-
 # sw_portinfo PORT: the switch's PortInfo of PORT, one hop from rvtsw_0.
 sw_portinfo() {
 	smpquery -C "$CA0" -P 1 -D portinfo 0,1 "$1"
@@ -341,7 +336,7 @@ broadcast_in_mft() {
 		sed -n 's/.*Mlid\.*//p')
 	echo "broadcast group MLID: ${mlid:-none}"
 	[[ -n $mlid ]] || { echo "$out"; return 1; }
-	mask=$("$WORK/smp_table" "$CA1" 2 mft "$(switch_lid)" "$mlid") || return
+	mask=$("$PROGS/smp_table" "$CA1" 2 mft "$(switch_lid)" "$mlid") || return
 	echo "its MFT entry: $mask"
 	expect "MFT ports" "${mask#* }" 0xa
 }
@@ -434,7 +429,7 @@ teardown() {
 		kill_opensm && modprobe -r ib_ipoib && unload_all
 }
 
-step build build
+step progs have_progs smp_table
 step setup load_managed
 t managed-fresh fresh
 t no-data-before-active no_data_before_active
