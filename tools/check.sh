@@ -174,6 +174,7 @@ host_steps() {
 	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
 	host_step readme-layout "$REPO/tools/testing/host/layout_test.sh"
 	host_step layers "$REPO/tools/testing/host/layers_test.py"
+	host_step coverage-map "$REPO/tools/testing/host/coverage_map_test.py"
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
 	host_step contract-compare "$REPO/tools/testing/host/contract_compare_test.sh"
 	# make deb, lintian on it; make check-dkms installs it in the guest.
