@@ -420,10 +420,12 @@ def rcv_errors(port):
         return int(f.read())
 
 
-def bad_rc(ports, action, counter, length=2000):
+def bad_rc(ports, action, counter, length=1000):
     """An RC SEND whose packet the knob spoils: @counter on the
     receiver +1 (and PortRcvErrors, for a link's faults), then the SEND
-    delivered intact (sent again)."""
+    delivered intact (sent again). @length fits one packet of the path
+    MTU (1024), so that the SEND is a SEND_ONLY, the opcode the knob
+    watches."""
     a, b = pair(ports)
     errors = rcv_errors(ports[1])
     with Counting(ports[1], counter) as bad:

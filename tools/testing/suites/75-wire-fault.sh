@@ -29,7 +29,7 @@ plan $((2 + ${#CASES[@]}))
 # The knob's action is one of its names: anything else is refused.
 action_refused() {
 	local out
-	out=$(sh -c 'echo nonsense >"$1"' sh "$KNOB/fault_action" 2>&1) &&
+	out=$(bash -c 'echo nonsense >"$1"' bash "$KNOB/fault_action" 2>&1) &&
 		{ echo "fault_action took 'nonsense'"; return 1; }
 	echo "refused: $out"
 	grep -q 'Invalid argument' <<<"$out" && grep -qx drop "$KNOB/fault_action"
