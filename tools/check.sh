@@ -172,7 +172,7 @@ host_steps() {
 	host_step sparse "$REPO/tools/style.sh" sparse
 	host_step shellcheck "$REPO/tools/style.sh" shellcheck
 	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
-	host_step readme-layout "$REPO/tools/testing/host/layout_test.sh"
+	host_step layout-map "$REPO/tools/testing/host/layout_test.sh"
 	host_step layers "$REPO/tools/testing/host/layers_test.py"
 	host_step coverage-map "$REPO/tools/testing/host/coverage_map_test.py"
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
