@@ -168,4 +168,7 @@ main() {
 	return "$rc"
 }
 
-main "$@"
+# Sourced (by the harness's own test), it only defines the functions.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	main "$@"
+fi
