@@ -123,10 +123,14 @@ role_of() {
 # script (timeout, crash, no exit status) has the other stopped: its
 # peer is gone, and every step with it would only run into a timeout.
 wait_guests() {
-	local pid rc role other
+	local pid rc role other running
 	while ((${#STATUS[@]} < 2)); do
+		running=()
+		for role in a b; do
+			[[ -n ${STATUS[$role]:-} ]] || running+=("${PIDS[$role]}")
+		done
 		rc=0
-		wait -n -p pid "${PIDS[@]}" || rc=$?
+		wait -n -p pid "${running[@]}" || rc=$?
 		role=$(role_of "$pid")
 		STATUS[$role]=$rc
 		log "guest $role: run.sh exit status $rc"

@@ -42,6 +42,12 @@ side() {
 	if is_server; then echo server; else echo client; fi
 }
 
+# The suite's name as both sides know it (guest.sh adds the role).
+pair_suite() {
+	local suite=${SUITE:-?}
+	echo "${suite%-"$ROLE"}"
+}
+
 # next_count: the next number of the suite's barrier sequence.
 next_count() {
 	local n
@@ -58,7 +64,7 @@ next_count() {
 barrier() {
 	local name limit=${3:-$BARRIER_TIMEOUT} n
 	n=$(next_count)
-	name=${SUITE:-?}.$n.$1
+	name=$(pair_suite).$n.$1
 	PEER_WORD=
 	if [[ -e $PAIR_STATE/broken ]]; then
 		echo "barrier $name: not tried: $(<"$PAIR_STATE/broken")"
@@ -82,7 +88,7 @@ pair_step() {
 	step "$name" "$@" || word=fail
 	if ! barrier "step-$name" "$word"; then
 		[[ -n $STEP_FAILED ]] && return 1
-		fail "@$name-peer" "the peer never came to the step's barrier"
+		fail "@$name-peer" "the peer and this side did not meet after the step"
 		STEP_FAILED=$name-peer
 		return 1
 	fi
@@ -143,7 +149,7 @@ pair_serve() {
 	fi
 	n=$(next_count)
 	"$PY" "$TESTING_DIR/lib/barrier.py" b "$PEER_ADDR" "$BARRIER_PORT" \
-		"$BARRIER_TIMEOUT" "${SUITE:-?}.$n.$test-done" - \
+		"$BARRIER_TIMEOUT" "$(pair_suite).$n.$test-done" - \
 		>"$out.done" 2>&1 &
 	bpid=$!
 	left=$PAIR_GRACE

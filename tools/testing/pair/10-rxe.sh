@@ -87,9 +87,9 @@ perftest_test() {
 
 plan 7
 pair_start
-pair_step rxe-up rxe_link_up
-GID_IDX=$(gid_index rxe0 "$LINK_ADDR")
-echo "rxe0: RoCE v2 GID $GID_IDX of $LINK_ADDR"
+pair_step rxe-up rxe_link_up &&
+	GID_IDX=$(gid_index rxe0 "$LINK_ADDR") &&
+	echo "rxe0: RoCE v2 GID $GID_IDX of $LINK_ADDR"
 pair_step peer-ping ping -c 2 -W 5 "$PEER_ADDR"
 
 t rc-pingpong pingpong_test rc-pingpong ibv_rc_pingpong
