@@ -224,7 +224,11 @@ rxe_link_up() {
 		wait_for 100 gid_index rxe0 "$LINK_ADDR"
 }
 
+# rxe_link_down: rxe0's counters shown (retransmissions, RNR and
+# sequence errors say what the link did to the traffic), rxe0 gone.
 rxe_link_down() {
+	echo "rxe0's counters:"
+	rdma statistic show link rxe0/1 | tr ' ' '\n' | paste - - | indent
 	rdma link delete rxe0 && modprobe -r rdma_rxe
 }
 
