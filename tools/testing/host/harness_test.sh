@@ -181,6 +181,59 @@ perftest_verdicts() {
 }
 check "perftest verdicts" "$FIXTURES/../perftest/expected" perftest_verdicts
 
+# A pair of guests (tools/vm/pair.sh): one that ends without a verdict
+# (timeout 124, no exit status 125) has the other stopped at once; one
+# whose script merely failed leaves the other to finish.
+# shellcheck disable=SC2317 # called through check
+pair_stop_cases() {
+	(
+		# shellcheck source=tools/vm/pair.sh
+		source "$REPO/tools/vm/pair.sh"
+		local end
+		for end in 124 1; do
+			PIDS=() STATUS=()
+			bash -c "sleep 0.5; exit $end" &
+			PIDS[a]=$!
+			bash -c 'sleep 3; exit 0' &
+			PIDS[b]=$!
+			wait_guests 2>/dev/null
+			echo "a ended $end: b ${STATUS[b]}"
+		done
+	)
+}
+check "pair: a guest without a verdict stops the other" \
+	<(printf '%s\n' 'a ended 124: b 143' 'a ended 1: b 0') pair_stop_cases
+
+# The barrier the two halves of a pair suite keep in step with
+# (lib/barrier.py), here over lo: met, each learning the other's word;
+# out of step (another barrier's name) fails both sides; no peer fails
+# at the timeout.
+# shellcheck disable=SC2317 # called through check
+barrier_cases() {
+	local port=$((20000 + RANDOM % 10000)) b rc
+	barrier() {
+		/usr/bin/python3 "$TESTING/lib/barrier.py" "$1" 127.0.0.1 \
+			"$port" "$2" "$3" "$4" 2>/dev/null
+	}
+	barrier b 10 x.1 from-b >"$WORK/barrier.b" &
+	b=$!
+	echo "a got $(barrier a 10 x.1 from-a), status $?"
+	wait "$b"
+	rc=$?
+	echo "b got $(<"$WORK/barrier.b"), status $rc"
+	barrier b 10 x.2 - &
+	b=$!
+	barrier a 10 x.3 -
+	echo "out of step: a status $?"
+	wait "$b"
+	echo "out of step: b status $?"
+	barrier a 1 x.4 -
+	echo "no peer: status $?"
+}
+check "pair barrier" <(printf '%s\n' 'a got from-b, status 0' \
+	'b got from-a, status 0' 'out of step: a status 3' \
+	'out of step: b status 3' 'no peer: status 1') barrier_cases
+
 # pyverbs_suite.py's accounting of the random extended creates.
 /usr/bin/python3 "$TESTING/host/pyverbs_accounting_test.py" || FAILED=1
 
