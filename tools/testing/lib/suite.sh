@@ -378,7 +378,9 @@ unload_all() {
 # pingpong PROG SERVER_DEV:PORT CLIENT_DEV:PORT [ARGS...]: run PROG (one
 # of libibverbs' ibv_*_pingpong) as a server and as its client, with ARGS
 # on both sides; both must finish, exit 0 and report their ITERS
-# exchanges. Each run takes the next TCP port from TCP_PORT.
+# exchanges. Each run takes the next TCP port from TCP_PORT. With
+# PINGPONG_KEEP naming a directory, the two outputs stay there as
+# PROG.server and PROG.client.
 ITERS=20
 TCP_PORT=18515
 
@@ -397,6 +399,10 @@ pingpong() {
 		grep -q "^$ITERS iters in" "$out/server" &&
 		grep -q "^$ITERS iters in" "$out/client"
 	rc=$?
+	if [[ -n ${PINGPONG_KEEP:-} ]]; then
+		cp "$out/server" "$PINGPONG_KEEP/$prog.server"
+		cp "$out/client" "$PINGPONG_KEEP/$prog.client"
+	fi
 	rm -rf "$out"
 	return "$rc"
 }
