@@ -272,10 +272,12 @@ kmod_load() {
 # as PREFIX-<test>, read even when loading it failed part way (a crash
 # leaves what came before it, and the plan to count it against); then
 # unload it and the library (steps PREFIX-unload, PREFIX-unload-lib).
+# The results are in debugfs (RVT_DEBUGFS: elsewhere for the host's
+# harness_test.sh).
 kmod_report() {
 	local prefix=$1 name results out
 	name=$(basename "$2" .ko)
-	results=/sys/kernel/debug/$name/results
+	results=${RVT_DEBUGFS:-/sys/kernel/debug}/$name/results
 	out=$(mktemp)
 	if cp "$results" "$out" 2>/dev/null; then
 		indent <"$out"
