@@ -11,7 +11,9 @@
 # came is a FAIL, a failing setup step is a FAIL and so are the tests it
 # leaves unrun, a suite that exits non-zero or never declares a plan is
 # a FAIL, and a device that cannot be removed after a suite ends the run
-# with a FAIL (@unload). A second fixture, a channel with a duplicate, a result not asked
+# with a FAIL (@unload). A kernel test module that crashes, stops short
+# of its plan or leaves no results fails its suite (fixtures/harness/kmod,
+# through run_kmod). A second fixture, a channel with a duplicate, a result not asked
 # for, a PASS of a harness result and a kernel line on it, checks the
 # tally's own rules; its console twin shows the kernel line that broke a
 # FAIL there, which the tally never reads. perftest's verdict is checked
@@ -80,6 +82,43 @@ else
 	sed 's/^/    /' "$WORK/stuck.results" "$WORK/stuck.console"
 	FAILED=1
 fi
+
+# The kernel test module runner (run_kmod) on modules that stop part way:
+# rvt_crash's insmod is killed (an oops in its init) and it cannot be
+# removed, rvt_stops loads and unloads but stopped early, rvt_gone left
+# no results. Each test planned and not reported is a FAIL, and so are
+# the failed load and the missing results file: the suite counts as
+# failed, never as passed or skipped.
+mkdir -p "$WORK/kmod/bin" "$WORK/kmod/debugfs/rvt_crash" \
+	"$WORK/kmod/debugfs/rvt_stops"
+cp "$FIXTURES/kmod/crash.ktap" "$WORK/kmod/debugfs/rvt_crash/results"
+cp "$FIXTURES/kmod/crash.ktap" "$WORK/kmod/debugfs/rvt_stops/results"
+cat >"$WORK/kmod/bin/insmod" <<'FAKE'
+#!/bin/sh
+case ${1##*/} in
+rvt_ktest.ko | rvt_stops.ko) exit 0 ;;
+esac
+echo "Segmentation fault" >&2
+exit 139
+FAKE
+printf '#!/bin/sh\n' >"$WORK/kmod/bin/lsmod"
+cat >"$WORK/kmod/bin/rmmod" <<'FAKE'
+#!/bin/sh
+[ "$1" != rvt_crash ] && exit 0
+echo "rmmod: ERROR: Module $1 is in use" >&2
+exit 1
+FAKE
+chmod +x "$WORK"/kmod/bin/*
+PATH=$WORK/kmod/bin:$PATH RVT_DEBUGFS=$WORK/kmod/debugfs RVT_CORES=ours \
+	RVT_RESULTS=$WORK/kmod.results bash "$TESTING/guest.sh" \
+	"$FIXTURES"/kmod/*.sh >"$WORK/kmod.console" 2>&1
+# shellcheck disable=SC2317 # called through check
+kmod_tally() {
+	tally "$@" --cores ours --suites "crash stops gone" \
+		"$WORK/kmod.results" | sed "s|$WORK/|WORK/|"
+}
+check "kmod runner, records" "$FIXTURES/kmod/expected.records" kmod_tally
+check "kmod runner, table" "$FIXTURES/kmod/expected.table" kmod_tally --table
 
 # The tally's own rules, on a channel written by hand.
 check "channel rules" "$FIXTURES/channel.expected" \
