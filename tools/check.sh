@@ -62,7 +62,7 @@ record() {
 # host_step NAME CMD...: run CMD with its output in $OUT/NAME.log, shown
 # on failure.
 host_step() {
-	local name=$1 log=$OUT/$1.log
+	local name=$1 log=$OUT/$1.log start=$SECONDS
 	shift
 	if "$@" >"$log" 2>&1; then
 		echo "RVT-RESULT: PASS host/$name"
@@ -72,6 +72,8 @@ host_step() {
 		echo "RVT-RESULT: FAIL host/$name"
 		record FAIL "host/$name"
 	fi
+	# As guest.sh times each suite: where make check's minutes go.
+	echo "=== host step $name took $((SECONDS - start)) s"
 }
 
 # The instruction profiler's QEMU plugin (tools/profile.sh) builds
