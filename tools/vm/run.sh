@@ -415,6 +415,9 @@ known_filter() {
 		for (k in keys)
 			if (!((cur, k) in field))
 				data_error("entry " field[cur, "id"] " has no " k)
+		if (field[cur, "id"] in ids)
+			data_error("id " field[cur, "id"] " given twice")
+		ids[field[cur, "id"]] = 1
 		if (field[cur, "core"] != "distro")
 			data_error("core must be distro (nothing of ours is recorded)")
 		if (field[cur, "site"] !~ /^[^ :]+:[0-9]+ [A-Za-z0-9_.]+$/)

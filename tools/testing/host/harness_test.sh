@@ -162,7 +162,8 @@ check "kernel log scan" "$FIXTURES/kernel.expected" scanned_kernel_log
 # lane logged it (fixtures/harness/known/distro.log), is KNOWN and the
 # run passes; the same report with our module loaded (rdmavt(OE)), from
 # another line or on another kernel fails (120), and so does an
-# unrelated WARNING beside a known one, or a BUG printed inside it.
+# unrelated WARNING beside a known one, or a BUG printed inside it; a list
+# that does not parse (an entry given twice) knows nothing.
 KNOWN_FIXTURES=$FIXTURES/known
 KNOWN_CASES=(
 	"distro "
@@ -188,6 +189,17 @@ known_complaint_cases() {
 			echo "== $name: exit $rc"
 			sed "s|$WORK/|WORK/|;s|^${0##*/}: |run.sh: |" "$WORK/known.out"
 		done
+		# A list that does not parse knows nothing: an entry given
+		# twice (the same id) makes the recorded report fail.
+		LOG=$WORK/known-distro.log
+		KNOWN_COMPLAINTS=$WORK/known-twice
+		{ cat "$TESTING/known-complaints"; echo
+		  sed -n '/^id: /,$p' "$TESTING/known-complaints"; } >"$KNOWN_COMPLAINTS"
+		rc=0
+		report 0 2>"$WORK/known.out" || rc=$?
+		echo "== entry given twice: exit $rc"
+		sed "s|$WORK/|WORK/|;s|^${0##*/}: |run.sh: |;s|known-twice:[0-9]*:|known-twice:N:|" \
+			"$WORK/known.out"
 	)
 }
 check "known upstream complaints" "$KNOWN_FIXTURES/expected" \
