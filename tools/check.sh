@@ -114,9 +114,10 @@ tally() {
 # guest finished) is a result of its own. The console (guest.log) is for
 # reading only: results are counted from the results channel.
 run_guest() {
-	local log=$OUT/guest.log rc=0 status name
+	local log=$OUT/guest.log rc=0 status name id count doc
 	CORES=${RVT_CORES:-ours distro}
 	SUITES=$(suite_names "$@")
+	rm -f "$OUT/serial.known"
 	# TCG is slow, and slower still when other guests share the host.
 	"$RUNNER" --pci-testdev --log "$OUT/serial.log" \
 		--results "$OUT/results.log" "${RUN_OPTS[@]}" \
@@ -126,6 +127,13 @@ run_guest() {
 	while read -r status name; do
 		record "$status" "guest/$name"
 	done < <(tally)
+	# The recorded upstream complaints the runner let pass, an entry of
+	# tools/testing/known-complaints a line (Documentation/testing.rst).
+	if [[ -f $OUT/serial.known ]]; then
+		while read -r id count doc; do
+			record KNOWN "guest/kernel-log/$id: $count recorded upstream complaint(s) of the distro core (Documentation/$doc)"
+		done <"$OUT/serial.known"
+	fi
 	case $rc in
 	0) record PASS guest/vm-run-and-kernel-log-clean ;;
 	*) record FAIL "guest/vm-run-and-kernel-log-clean (run.sh status $rc)" ;;

@@ -9,10 +9,11 @@
 # console is ttyS0 only, so printk can never break a result line.
 #
 # Exit status: the guest script's status if the guest finished cleanly;
-# 120 if the guest kernel log has errors (BUG/WARNING/Oops/...), 124 on
-# timeout, 125 if the guest never reported an exit status (crash, panic,
-# boot failure, or no start of the script within the boot deadline), 2 on
-# usage errors.
+# 120 if the guest kernel log has errors (BUG/WARNING/Oops/...) other than
+# the recorded upstream complaints of tools/testing/known-complaints
+# (printed as KNOWN), 124 on timeout, 125 if the guest never reported an
+# exit status (crash, panic, boot failure, or no start of the script
+# within the boot deadline), 2 on usage errors.
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=env.sh
@@ -103,12 +104,20 @@ Options:
                    allocation and free, which costs more than an RDMA
                    work request and would dilute every comparison
   --show-dmesg     also stream the kernel log dump at the end
+  --known FILE     the recorded upstream complaints (default
+                   tools/testing/known-complaints): a kernel report
+                   matching an entry exactly is printed as KNOWN, counted
+                   (in the console log's name with .known for .log) and
+                   no error
+  --check-log FILE no guest: give the verdict on the console log FILE a
+                   run left, as that run did (no SCRIPT)
   -h, --help       this help
 
-Exit status: SCRIPT's, if the guest kernel log is clean; otherwise
-$EXIT_KERNEL_ERRORS if the kernel log has errors (BUG, WARNING, Oops, slab
-corruption, hung task, ...: the lines are listed), $EXIT_TIMEOUT on timeout,
-$EXIT_NO_MARKER if the guest crashed or never finished; 2 on usage errors.
+Exit status: SCRIPT's, if the guest kernel log is clean (but for KNOWN
+complaints); otherwise $EXIT_KERNEL_ERRORS if the kernel log has errors (BUG,
+WARNING, Oops, slab corruption, hung task, ...: the lines are listed),
+$EXIT_TIMEOUT on timeout, $EXIT_NO_MARKER if the guest crashed or never finished;
+2 on usage errors.
 EOF
 }
 
@@ -129,6 +138,8 @@ ICOUNT=
 INSN_PROFILE=
 SLAB_DEBUG=1
 SHOW_DMESG=0
+CHECK_LOG=
+KNOWN_SUMMARY=
 SCRIPT=
 ARGS=()
 
@@ -161,6 +172,8 @@ parse_args() {
 		--insn-profile) need_value "$1" $# && INSN_PROFILE=$2 && shift ;;
 		--no-slab-debug) SLAB_DEBUG=0 ;;
 		--show-dmesg) SHOW_DMESG=1 ;;
+		--known) need_value "$1" $# && KNOWN_COMPLAINTS=$2 && shift ;;
+		--check-log) need_value "$1" $# && CHECK_LOG=$2 && shift ;;
 		-h | --help) usage && exit 0 ;;
 		--) shift && break ;;
 		-*) usage_error "unknown option $1" ;;
@@ -168,6 +181,12 @@ parse_args() {
 		esac
 		shift
 	done
+	[[ -r $KNOWN_COMPLAINTS ]] || usage_error "cannot read --known $KNOWN_COMPLAINTS"
+	if [[ -n $CHECK_LOG ]]; then
+		(($# == 0)) || usage_error "--check-log takes no SCRIPT"
+		[[ -r $CHECK_LOG ]] || usage_error "cannot read --check-log $CHECK_LOG"
+		return 0
+	fi
 	(($#)) || usage_error "missing SCRIPT"
 	SCRIPT=$1
 	ARGS=("${@:2}")
@@ -368,13 +387,257 @@ kernel_log_part() {
 		on'
 }
 
+# The recorded upstream complaints (the file's header says what an entry
+# holds); --known picks another file.
+KNOWN_COMPLAINTS=$REPO_ROOT/tools/testing/known-complaints
+
+# known_filter OUT < LOG: the scanned part of a console log (as
+# kernel_log_part) minus the reports that match an entry of
+# KNOWN_COMPLAINTS exactly; each of those is a line in OUT: id, the
+# WARNING line's timestamp, the release, site and module, the console's
+# context (the suite and core guest.sh announced last before the console
+# showed that WARNING line: 58-contract loads the distro's module under
+# either core) and the entry's doc, tab-separated. Of a matched report
+# only its WARNING line and its first "Call Trace:" line are dropped: any
+# other line of it that bad_lines flags (another CPU's BUG printed in the
+# middle, a second trace) is flagged as ever. A report that matches no
+# entry passes through whole.
+known_filter() {
+	awk -v nonce="$NONCE" -v known="$KNOWN_COMPLAINTS" -v out="$1" '
+	function data_error(msg) {
+		printf("%s: %s:%d: %s: no complaint is known\n", prog, known,
+		    lineno, msg) > "/dev/stderr"
+		broken = 1
+	}
+	function end_entry(k) {
+		if (!(cur in entry_of))
+			return
+		for (k in keys)
+			if (!((cur, k) in field))
+				data_error("entry " field[cur, "id"] " has no " k)
+		if (field[cur, "id"] in ids)
+			data_error("id " field[cur, "id"] " given twice")
+		ids[field[cur, "id"]] = 1
+		if (field[cur, "core"] != "distro")
+			data_error("core must be distro (nothing of ours is recorded)")
+		if (field[cur, "site"] !~ /^[^ :]+:[0-9]+ [A-Za-z0-9_.]+$/)
+			data_error("site must be FILE:LINE FUNCTION")
+		if (field[cur, "doc"] !~ /^differences\.rst#[a-z0-9.-]+$/)
+			data_error("doc must be differences.rst#NAME")
+		n++
+		cur = n + 1
+	}
+	function load(line, key, k, i, r) {
+		split("id release module core site message doc", k, " ")
+		for (i in k)
+			keys[k[i]] = 1
+		n = 0
+		cur = 1
+		while ((r = (getline line < known)) > 0) {
+			lineno++
+			if (line ~ /^#/)
+				continue
+			if (line == "") {
+				end_entry()
+				continue
+			}
+			key = line
+			sub(/: .*/, "", key)
+			if (!(key in keys) || index(line, key ": ") != 1) {
+				data_error("not a key: value line")
+				continue
+			}
+			if ((cur, key) in field)
+				data_error(key " given twice")
+			field[cur, key] = substr(line, length(key) + 3)
+			entry_of[cur] = 1
+		}
+		if (r < 0)
+			data_error("cannot read it")
+		end_entry()
+		if (broken)
+			n = 0
+	}
+	# A shell glob (* and ?) as an anchored regular expression.
+	function glob_re(g, i, c, re) {
+		re = "^"
+		for (i = 1; i <= length(g); i++) {
+			c = substr(g, i, 1)
+			if (c == "*")
+				re = re ".*"
+			else if (c == "?")
+				re = re "."
+			else if (index("\\^$.[]|()+{}", c))
+				re = re "[" (c == "\\" || c == "^" || c == "]" ? "\\" : "") c "]"
+			else
+				re = re c
+		}
+		return re "$"
+	}
+	# The message s equals pattern p, each <n> of p a decimal number.
+	function msg_match(s, p, np, parts, i, d) {
+		np = split(p, parts, "<n>")
+		if (substr(s, 1, length(parts[1])) != parts[1])
+			return 0
+		s = substr(s, length(parts[1]) + 1)
+		for (i = 2; i <= np; i++) {
+			if (!match(s, /^[0-9]+/))
+				return 0
+			s = substr(s, RLENGTH + 1)
+			if (substr(s, 1, length(parts[i])) != parts[i])
+				return 0
+			s = substr(s, length(parts[i]) + 1)
+		}
+		return s == ""
+	}
+	function text(line) {
+		sub(/^\[ *[0-9]+\.[0-9]+\] /, "", line)
+		sub(/^\[ *[TC][0-9]+\] /, "", line)
+		return line
+	}
+	function stamp(line) {
+		return match(line, /^\[ *[0-9]+\.[0-9]+\]/) ? \
+		    substr(line, 1, RLENGTH) : ""
+	}
+	# The flags a "Modules linked in:" line gives module m ("-" if it
+	# is not there, "" if it has none).
+	function mod_flags(s, m, nt, t, i) {
+		s = substr(s, length("Modules linked in: ") + 1)
+		sub(/ \[last unloaded:.*$/, "", s)
+		nt = split(s, t, " ")
+		for (i = 1; i <= nt; i++) {
+			if (t[i] == m)
+				return ""
+			if (index(t[i], m "(") == 1 && substr(t[i], length(t[i])) == ")")
+				return substr(t[i], length(m) + 2, length(t[i]) - length(m) - 2)
+		}
+		return "-"
+	}
+	# The release a "CPU: ... Comm: ..." line names, or "".
+	function release_of(s, i, nt, t) {
+		if ((i = index(s, " Not tainted ")))
+			s = substr(s, i + 13)
+		else if ((i = index(s, " Tainted: ")))
+			s = substr(s, i + 10)
+		else
+			return ""
+		nt = split(s, t, " ")
+		for (i = 1; i < nt; i++) {
+			if (t[i] ~ /^[0-9]/)
+				return t[i + 1] ~ /^#/ ? t[i] : ""
+			if (t[i] !~ /^[A-Z]+$/)
+				return ""
+		}
+		return ""
+	}
+	# The entry (its number) that report b[1..nb] matches, or 0.
+	function match_entry(w, warn, msg, nmsg, mods, rel, rip, i, s, e, f,
+	    site, fn) {
+		for (i = 2; i < nb; i++) {
+			s = text(b[i])
+			if (index(s, "WARNING: ") == 1) {
+				if (w)
+					return 0
+				w = i
+				warn = s
+			} else if (!w) {
+				msg = s
+				nmsg++
+			} else if (index(s, "Modules linked in: ") == 1 && mods == "")
+				mods = s
+			else if (index(s, "CPU: ") == 1 && rel == "")
+				rel = release_of(s)
+			else if (index(s, "RIP: ") == 1 && rip == "")
+				rip = s
+		}
+		if (!w || nmsg != 1 || rel == "")
+			return 0
+		if (!sub(/^WARNING: CPU: [0-9]+ PID: [0-9]+ at /, "", warn))
+			return 0
+		for (e = 1; e <= n; e++) {
+			f = mod_flags(mods, field[e, "module"])
+			if (f != "" && f !~ /^[+-]$/)
+				continue
+			split(field[e, "site"], site, " ")
+			fn = site[2]
+			gsub(/[.]/, "[.]", fn)
+			s = fn "\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[" field[e, "module"] "\\]$"
+			if (index(warn, site[1] " ") != 1 ||
+			    substr(warn, length(site[1]) + 2) !~ "^" s ||
+			    rip !~ "^RIP: [0-9a-f]+:" s)
+				continue
+			if (rel !~ glob_re(field[e, "release"]))
+				continue
+			if (!msg_match(msg, field[e, "message"]))
+				continue
+			warn_at = stamp(b[w])
+			warn_rel = rel
+			return e
+		}
+		return 0
+	}
+	# End of report b[1..nb]: known (a line in out, its WARNING and one
+	# Call Trace line dropped) or not (passed through whole).
+	function flush(closed, e, i, ct, s) {
+		if (!nb)
+			return
+		e = closed ? match_entry() : 0
+		for (i = 1; i <= nb; i++) {
+			s = text(b[i])
+			if (e && (index(s, "WARNING: ") == 1 ||
+			    (s == "Call Trace:" && !ct++)))
+				continue
+			print b[i]
+		}
+		if (e)
+			printf("%s\t%s\t%s\t%s [%s]\t%s\t%s\n", field[e, "id"],
+			    warn_at, warn_rel, field[e, "site"], field[e, "module"],
+			    warn_at in where ? where[warn_at] : "no console context",
+			    field[e, "doc"]) > out
+		nb = 0
+	}
+	BEGIN {
+		prog = "run.sh"
+		load()
+		printf("") > out
+		ctx = "before any suite"
+	}
+	$0 == "RVT-DMESG-BEGIN " nonce { on = 1; dumped = 1; next }
+	$0 == "RVT-DMESG-END " nonce { flush(0); on = 0; next }
+	$0 ~ "^RVT-GUEST-EXIT: [0-9]+ " nonce "$" { on = 1; next }
+	!on && !dumped {
+		if ($0 ~ /^=== suite .* \(core: [a-z]+\)$/) {
+			ctx = $0
+			sub(/^=== /, "", ctx)
+		}
+		s = text($0)
+		if (index(s, "WARNING: ") == 1 && !(stamp($0) in where))
+			where[stamp($0)] = ctx
+		next
+	}
+	!on { next }
+	text($0) == "------------[ cut here ]------------" {
+		flush(0)
+		b[nb = 1] = $0
+		next
+	}
+	nb {
+		b[++nb] = $0
+		if (index(text($0), "---[ end trace ") == 1)
+			flush(1)
+		next
+	}
+	{ print }
+	END { flush(0) }'
+}
+
 guest_status() {
 	clean_log |
 		sed -n "s/^RVT-GUEST-EXIT: \([0-9]*\) $NONCE\$/\1/p" | tail -n 1
 }
 
 report() {
-	local qemu_rc=$1 status bad
+	local qemu_rc=$1 status bad known clean
 	status=$(guest_status)
 	if [[ -z $status ]]; then
 		echo "${0##*/}: FAIL: guest did not report an exit status" >&2
@@ -394,15 +657,38 @@ report() {
 			return $EXIT_TIMEOUT
 		return $EXIT_NO_MARKER
 	fi
-	bad=$(kernel_log_part | bad_lines)
+	known=$(mktemp)
+	bad=$(clean_log | known_filter "$known" | bad_lines)
+	clean="kernel log clean"
+	if [[ -s $known ]]; then
+		report_known "$known"
+		clean+=" but for $(wc -l <"$known") known upstream complaint(s)"
+	fi
+	rm -f "$known"
 	if [[ -n $bad ]]; then
 		echo "${0##*/}: FAIL: guest kernel log has $(wc -l <<<"$bad") error line(s) (script status $status):" >&2
 		indent <<<"$bad" | head -n 100 >&2
 		echo "${0##*/}: full console log: $LOG" >&2
 		return $EXIT_KERNEL_ERRORS
 	fi
-	echo "${0##*/}: guest script exited with status $status (kernel log clean)" >&2
+	echo "${0##*/}: guest script exited with status $status ($clean)" >&2
 	return "$status"
+}
+
+# report_known FILE: print known_filter's records, one a complaint, and
+# the count of each entry, which also goes to KNOWN_SUMMARY (if set:
+# "ID COUNT DOC" a line, for tools/check.sh).
+report_known() {
+	local file=$1 id n doc
+	echo "${0##*/}: KNOWN: $(wc -l <"$file") recorded upstream complaint(s) in the guest kernel log (${KNOWN_COMPLAINTS#"$REPO_ROOT"/}), not failures:" >&2
+	awk -F '\t' '{ printf("%s %s %s: %s, the distro'"'"'s module loaded; during %s\n",
+		$1, $2, $3, $4, $5) }' \
+		"$file" | indent >&2
+	while read -r id n doc; do
+		echo "${0##*/}: KNOWN: $id: $n complaint(s) (Documentation/$doc)" >&2
+		[[ -z $KNOWN_SUMMARY ]] || echo "$id $n $doc" >>"$KNOWN_SUMMARY"
+	done < <(awk -F '\t' '{ n[$1]++; doc[$1] = $6 }
+		END { for (id in n) print id, n[id], doc[id] }' "$file" | sort)
 }
 
 # Lock the log file so that concurrent runs cannot truncate each other's
@@ -424,6 +710,20 @@ lock_log() {
 	[[ -n $RESULTS ]] || RESULTS=${LOG%.log}.results
 	RESULTS=$(realpath -m "$RESULTS")
 	: >"$RESULTS"
+	KNOWN_SUMMARY=${LOG%.log}.known
+	: >"$KNOWN_SUMMARY"
+}
+
+# --check-log: the verdict on a console log a run left, as that run gave
+# it (its nonce is the one of its markers), and no guest booted.
+check_log() {
+	LOG=$CHECK_LOG
+	NONCE=$(tr -d '\r\000' <"$LOG" | sed -n \
+		's/^RVT-\(GUEST-EXIT: [0-9]*\|DMESG-BEGIN\) \([0-9a-f]*\)$/\2/p' |
+		tail -n 1)
+	[[ -n $NONCE ]] || NONCE=none
+	BOOT_FLAG=/nonexistent
+	report 0
 }
 
 cleanup() {
@@ -435,6 +735,10 @@ cleanup() {
 main() {
 	local initrd job start qemu_rc=0 rc=0
 	parse_args "$@"
+	if [[ -n $CHECK_LOG ]]; then
+		check_log
+		return
+	fi
 	check_host
 	mkdir -p "$BUILD_VM"
 	lock_log

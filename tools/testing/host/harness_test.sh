@@ -157,6 +157,65 @@ scanned_kernel_log() {
 }
 check "kernel log scan" "$FIXTURES/kernel.expected" scanned_kernel_log
 
+# The runner's recorded upstream complaints (tools/testing/known-
+# complaints): 6.1's FORTIFY WARNING in the distro's rdmavt, as the 6.1
+# lane logged it (fixtures/harness/known/distro.log), is KNOWN and the
+# run passes; the same report with our module loaded (rdmavt(OE)), from
+# another line or on another kernel fails (120), and so does an
+# unrelated WARNING beside a known one, or a BUG printed inside it; a list
+# that does not parse (an entry given twice) knows nothing.
+KNOWN_FIXTURES=$FIXTURES/known
+KNOWN_CASES=(
+	"distro "
+	"ours s/ rdmavt crc32_generic/ rdmavt(OE) crc32_generic/;s/(core: distro)/(core: ours)/"
+	"line s/qp\.c:2041/qp.c:2042/g"
+	"kernel s/6\.1\.0-57-amd64/6.12.118+deb12-amd64/g"
+	"unrelated /ok 4 uc_write_data/r $KNOWN_FIXTURES/unrelated.block"
+	"inside /WARNING: CPU: 1 PID: 9755/a [ 2587.815500] BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580"
+)
+# shellcheck disable=SC2317 # called through check
+known_complaint_cases() {
+	(
+		# shellcheck source=tools/vm/run.sh
+		source "$REPO/tools/vm/run.sh"
+		local name edit rc
+		for c in "${KNOWN_CASES[@]}"; do
+			name=${c%% *} edit=${c#* }
+			LOG=$WORK/known-$name.log
+			sed "$edit" "$KNOWN_FIXTURES/distro.log" >"$LOG"
+			NONCE=0123456789ab BOOT_FLAG=$WORK/none KNOWN_SUMMARY=
+			rc=0
+			report 0 2>"$WORK/known.out" || rc=$?
+			echo "== $name: exit $rc"
+			sed "s|$WORK/|WORK/|;s|^${0##*/}: |run.sh: |" "$WORK/known.out"
+		done
+		# A list that does not parse knows nothing: an entry given
+		# twice (the same id) makes the recorded report fail.
+		LOG=$WORK/known-distro.log
+		KNOWN_COMPLAINTS=$WORK/known-twice
+		{ cat "$TESTING/known-complaints"; echo
+		  sed -n '/^id: /,$p' "$TESTING/known-complaints"; } >"$KNOWN_COMPLAINTS"
+		rc=0
+		report 0 2>"$WORK/known.out" || rc=$?
+		echo "== entry given twice: exit $rc"
+		sed "s|$WORK/|WORK/|;s|^${0##*/}: |run.sh: |;s|known-twice:[0-9]*:|known-twice:N:|" \
+			"$WORK/known.out"
+	)
+}
+check "known upstream complaints" "$KNOWN_FIXTURES/expected" \
+	known_complaint_cases
+
+# Every entry names an anchor that differences.rst has.
+while read -r doc; do
+	if grep -q "^\.\. _${doc#differences.rst#}:$" \
+		"$REPO/Documentation/differences.rst"; then
+		echo "ok: known complaint's $doc exists"
+	else
+		echo "FAIL: known complaint's $doc is no anchor of Documentation/differences.rst"
+		FAILED=1
+	fi
+done < <(sed -n 's/^doc: //p' "$TESTING/known-complaints")
+
 # The runner's boot deadline: a guest whose console never shows the
 # start of its script is killed after --boot-timeout, with a flag for
 # report(); one that shows it is left to run.
