@@ -174,6 +174,35 @@ static bool rvtsw_qp_loops_back(struct rvt_qp *qp)
 				   rdma_ah_get_dlid(&qp->remote_ah_attr));
 }
 
+/*
+ * Run a send engine that sends packets. Each packet that reaches a port
+ * of this host queues that port's receive work on this CPU's BH
+ * workqueue (wire_rx.c), which raises a softirq; raised from a task, a
+ * softirq wakes ksoftirqd, and the packets wait for it to be scheduled
+ * on this CPU, where the receive work runs anyway. In a preemptible
+ * task (a work item, a verbs call) the engine runs with bottom halves
+ * off instead: turning them back on runs the receive work at once, for
+ * everything the run sent, in this context. Anywhere else (bottom
+ * halves or interrupts already off, an atomic poster) it runs as it is.
+ */
+static void rvtsw_send_packets(struct rvt_qp *qp,
+			       void (*engine)(struct rvt_qp *qp))
+{
+	bool bh_off = preemptible();
+
+	if (bh_off)
+		local_bh_disable();
+	engine(qp);
+	if (bh_off)
+		local_bh_enable();
+}
+
+/* The datagram send engine, as rvtsw_send_packets() runs it. */
+static void rvtsw_ud_engine(struct rvt_qp *qp)
+{
+	rvtsw_run_sq(qp, rvtsw_ud_send);
+}
+
 /**
  * rvtsw_do_send - run a QP's send engine
  * @qp: the QP
@@ -190,10 +219,10 @@ static void rvtsw_do_send(struct rvt_qp *qp)
 		if (rvtsw_qp_loops_back(qp))
 			rvt_ruc_loopback(qp);
 		else
-			rvtsw_wire_send(qp);
+			rvtsw_send_packets(qp, rvtsw_wire_send);
 		break;
 	default:
-		rvtsw_run_sq(qp, rvtsw_ud_send);
+		rvtsw_send_packets(qp, rvtsw_ud_engine);
 		break;
 	}
 }
