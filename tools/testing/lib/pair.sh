@@ -15,7 +15,8 @@
 
 ROLE=${RVT_ROLE:-}
 PEER_ADDR=${RVT_PEER_ADDR:-}
-LINK_ADDR=${RVT_LINK_ADDR%/*}
+LINK_ADDR=${RVT_LINK_ADDR:-}
+LINK_ADDR=${LINK_ADDR%/*}
 LINK_DEV=eth0
 BARRIER_PORT=18434
 # Seconds to wait for the peer at a barrier; the first of a suite waits
