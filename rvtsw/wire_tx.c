@@ -142,7 +142,7 @@ static void rvtsw_tx_release(struct sk_buff *skb)
 
 	if (atomic_dec_return(&priv->tx_inflight) < RVTSW_TX_INFLIGHT / 2 &&
 	    test_and_clear_bit(RVTSW_TX_WAITING, &priv->tx_flags))
-		ib_to_rvt(qp->ibqp.device)->driver_f.schedule_send_no_lock(qp);
+		ib_to_rvt(qp->ibqp.device)->driver_f.schedule_send(qp);
 	rvt_put_qp(qp);
 }
 
