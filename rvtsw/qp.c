@@ -3,8 +3,10 @@
  * rvtsw's QPs: their send engine, and the QP half of rdmavt's driver
  * contract.
  *
- * Each QP owns a work item that runs its send engine in process context;
- * rdmavt schedules it through schedule_send() and stops it through
+ * Each QP owns a work item that runs its send engine in process context,
+ * and one that runs it in softirq context (rvtsw_schedule_send(): for an
+ * RC or UC QP on the wire, scheduled with bottom halves off); rdmavt
+ * schedules them through schedule_send() and stops them through
  * stop_send_queue(), and quiesce_qp() waits for a run of the engine from
  * post_send. There is no DMA and no driver wait list, so the other hooks
  * have nothing to do.
@@ -16,8 +18,9 @@
  * LID have nowhere to go (see rvtsw_send_lost()).
  *
  * The engine runs from rdmavt's post_send (do_send, in the poster's
- * context, which may be atomic) and from the QP's work item. Both may
- * run at once: RVT_S_BUSY in s_flags, set and cleared under s_lock, lets
+ * context, which may be atomic; and schedule_send_no_lock, for a QP on
+ * the wire in a preemptible poster) and from the QP's work items. Any
+ * of them may run at once: RVT_S_BUSY in s_flags, set and cleared under s_lock, lets
  * one of them work the queue at a time, as rvt_ruc_loopback() does. The
  * one that finds the queue empty clears RVT_S_BUSY in the same s_lock
  * section, so a request posted meanwhile is seen by it or by the next
@@ -30,6 +33,7 @@
  */
 #include <linux/delay.h>
 #include <linux/workqueue.h>
+#include "../compat.h"
 #include "rvtsw.h"
 #include "wire.h"
 
@@ -48,18 +52,64 @@ typedef enum ib_wc_status (*rvtsw_xmit_t)(struct rvt_qp *qp,
 /* Send engines of all rvtsw QPs; unbound so a busy CPU does not stall one. */
 static struct workqueue_struct *rvtsw_wq;
 
+static bool rvtsw_qp_loops_back(struct rvt_qp *qp);
+static void rvtsw_do_send(struct rvt_qp *qp);
+
+/*
+ * Does @qp's send engine send packets over the wire, as an RC or UC QP
+ * whose peer is not behind its own port does?
+ */
+static bool rvtsw_qp_on_wire(struct rvt_qp *qp)
+{
+	return (qp->ibqp.qp_type == IB_QPT_RC ||
+		qp->ibqp.qp_type == IB_QPT_UC) && !rvtsw_qp_loops_back(qp);
+}
+
 /**
- * rvtsw_schedule_send - have the QP's work item run its send engine
+ * rvtsw_schedule_send - have a work item run the QP's send engine
  * @qp: the QP
  *
+ * rdmavt's schedule_send callback. A connected QP on the wire scheduled
+ * with bottom halves off (the receive worker, a packet's release,
+ * rdmavt's timers, an engine run out of budget) runs from its BH work
+ * item: on this CPU, as soon as bottom halves are on again, with no task
+ * to wake. Its engine is scheduled there by what the other end sent
+ * (ACKs that free the window or bring credits, a READ to answer), and a
+ * kworker would wait for a CPU that busy-polling processes hold, up to
+ * a scheduler tick. Anything else runs from the unbound work item.
+ *
  * Context: any, often with s_lock held or from a timer; does not sleep.
- * Return: true if the work item was queued, false if it already was.
+ * Return: true if a work item was queued, false if it already was.
  */
 static bool rvtsw_schedule_send(struct rvt_qp *qp)
 {
 	struct rvtsw_qp_priv *priv = qp->priv;
 
+	if (in_softirq() && !in_hardirq() && rvtsw_qp_on_wire(qp))
+		return queue_work(rvt_bh_wq, &priv->send_bh_work);
 	return queue_work(rvtsw_wq, &priv->send_work);
+}
+
+/**
+ * rvtsw_schedule_send_no_lock - run a QP's send engine soon, no lock held
+ * @qp: the QP
+ *
+ * rdmavt's schedule_send_no_lock callback: post_send calls it when
+ * requests were already queued. A connected QP on the wire in a
+ * preemptible task runs its engine at once, in the poster's context, as
+ * post_send's do_send does, instead of waking a kworker for it (see
+ * rvtsw_schedule_send()); RVT_S_BUSY lets one run work the queue.
+ *
+ * Context: any; no QP lock held; does not sleep.
+ * Return: true.
+ */
+static bool rvtsw_schedule_send_no_lock(struct rvt_qp *qp)
+{
+	if (preemptible() && rvtsw_qp_on_wire(qp))
+		rvtsw_do_send(qp);
+	else
+		rvtsw_schedule_send(qp);
+	return true;
 }
 
 /* Take the send queue for this engine run, if nobody else has it. */
@@ -174,6 +224,35 @@ static bool rvtsw_qp_loops_back(struct rvt_qp *qp)
 				   rdma_ah_get_dlid(&qp->remote_ah_attr));
 }
 
+/*
+ * Run a send engine that sends packets. Each packet that reaches a port
+ * of this host queues that port's receive work on this CPU's BH
+ * workqueue (wire_rx.c), which raises a softirq; raised from a task, a
+ * softirq wakes ksoftirqd, and the packets wait for it to be scheduled
+ * on this CPU, where the receive work runs anyway. In a preemptible
+ * task (a work item, a verbs call) the engine runs with bottom halves
+ * off instead: turning them back on runs the receive work at once, for
+ * everything the run sent, in this context. Anywhere else (bottom
+ * halves or interrupts already off, an atomic poster) it runs as it is.
+ */
+static void rvtsw_send_packets(struct rvt_qp *qp,
+			       void (*engine)(struct rvt_qp *qp))
+{
+	bool bh_off = preemptible();
+
+	if (bh_off)
+		local_bh_disable();
+	engine(qp);
+	if (bh_off)
+		local_bh_enable();
+}
+
+/* The datagram send engine, as rvtsw_send_packets() runs it. */
+static void rvtsw_ud_engine(struct rvt_qp *qp)
+{
+	rvtsw_run_sq(qp, rvtsw_ud_send);
+}
+
 /**
  * rvtsw_do_send - run a QP's send engine
  * @qp: the QP
@@ -190,10 +269,10 @@ static void rvtsw_do_send(struct rvt_qp *qp)
 		if (rvtsw_qp_loops_back(qp))
 			rvt_ruc_loopback(qp);
 		else
-			rvtsw_wire_send(qp);
+			rvtsw_send_packets(qp, rvtsw_wire_send);
 		break;
 	default:
-		rvtsw_run_sq(qp, rvtsw_ud_send);
+		rvtsw_send_packets(qp, rvtsw_ud_engine);
 		break;
 	}
 }
@@ -229,6 +308,7 @@ static void rvtsw_quiesce_send(struct rvt_qp *qp)
 	bool reported = false;
 
 	cancel_work_sync(&priv->send_work);
+	cancel_work_sync(&priv->send_bh_work);
 	while (rvtsw_send_busy(qp)) {
 		/*
 		 * A run ends within one request; one that does not is a bug
@@ -284,6 +364,14 @@ static void rvtsw_send_worker(struct work_struct *work)
 	rvtsw_do_send(priv->qp);
 }
 
+static void rvtsw_send_bh_worker(struct work_struct *work)
+{
+	struct rvtsw_qp_priv *priv =
+		container_of(work, struct rvtsw_qp_priv, send_bh_work);
+
+	rvtsw_do_send(priv->qp);
+}
+
 static void *rvtsw_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 {
 	struct rvtsw_qp_priv *priv;
@@ -293,6 +381,7 @@ static void *rvtsw_qp_priv_alloc(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 		return ERR_PTR(-ENOMEM);
 	priv->qp = qp;
 	INIT_WORK(&priv->send_work, rvtsw_send_worker);
+	INIT_WORK(&priv->send_bh_work, rvtsw_send_bh_worker);
 	return priv;
 }
 
@@ -306,6 +395,7 @@ static void rvtsw_qp_priv_free(struct rvt_dev_info *rdi, struct rvt_qp *qp)
 	struct rvtsw_qp_priv *priv = qp->priv;
 
 	cancel_work_sync(&priv->send_work);
+	cancel_work_sync(&priv->send_bh_work);
 	kfree(priv);
 }
 
@@ -314,6 +404,7 @@ static void rvtsw_stop_send_queue(struct rvt_qp *qp)
 	struct rvtsw_qp_priv *priv = qp->priv;
 
 	cancel_work_sync(&priv->send_work);
+	cancel_work_sync(&priv->send_bh_work);
 }
 
 /* Nothing of rvtsw's outlives an error, nor waits on a list of rvtsw's. */
@@ -373,7 +464,7 @@ static int rvtsw_mtu_to_path_mtu(u32 mtu)
 void rvtsw_set_qp_callbacks(struct rvt_driver_provided *f)
 {
 	f->schedule_send = rvtsw_schedule_send;
-	f->schedule_send_no_lock = rvtsw_schedule_send;
+	f->schedule_send_no_lock = rvtsw_schedule_send_no_lock;
 	f->do_send = rvtsw_do_send;
 	f->setup_wqe = rvtsw_setup_wqe;
 	f->qp_priv_alloc = rvtsw_qp_priv_alloc;

@@ -318,6 +318,8 @@ struct rvtsw_switch {
  * struct rvtsw_qp_priv - rvtsw's per-QP state (qp->priv)
  * @qp: the QP this belongs to
  * @send_work: runs the send engine in process context
+ * @send_bh_work: runs it in softirq context (rvt_bh_wq), for a wire QP
+ *		  scheduled with bottom halves off (qp.c)
  * @tx_inflight: packets the QP sent that are not freed yet (wire_tx.c)
  * @tx_flags: RVTSW_TX_WAITING: the engine stopped for @tx_inflight
  * @s_resume: an RC requester goes back into the request at s_cur, at
@@ -326,6 +328,7 @@ struct rvtsw_switch {
 struct rvtsw_qp_priv {
 	struct rvt_qp *qp;
 	struct work_struct send_work;
+	struct work_struct send_bh_work;
 	atomic_t tx_inflight;
 	unsigned long tx_flags;
 	bool s_resume;

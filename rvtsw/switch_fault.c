@@ -244,6 +244,12 @@ enum rvtsw_fault_action rvtsw_fault_apply(struct rvtsw_switch *sw,
 	    atomic_add_unless(&fault->skip, -1, 0) ||
 	    !atomic_add_unless(&fault->count, -1, 0))
 		return RVTSW_FAULT_NONE;
+	/*
+	 * What the knob does, it does to the packet as a wire carries it:
+	 * with its CRCs, which its receivers then check.
+	 */
+	if (rvtsw_skb_cb(skb)->trusted)
+		rvtsw_pkt_seal(skb);
 	action = atomic_read(&fault->action);
 	if (action == RVTSW_FAULT_DROP)
 		return action;

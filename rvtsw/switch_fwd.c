@@ -12,9 +12,11 @@
  *
  * A port checks what a link checks of every packet that arrives (its
  * lengths, LRH and VCRC); a packet for the switch's SMA is checked
- * whole, ICRC included. A fault knob (debugfs, for tests) drops chosen
- * packets of one opcode, as a wire might lose them. Data crosses the switch between ACTIVE ports,
- * subnet management between ports whose links are up (link.c). The
+ * whole, ICRC included. A packet an HCA of this host built and nothing
+ * changed since is trusted: its CRCs are not checked (wire_pkt.c). A
+ * fault knob (debugfs, for tests) drops chosen packets of one opcode,
+ * as a wire might lose them. Data crosses the switch between ACTIVE
+ * ports, subnet management between ports whose links are up (link.c). The
  * switch keeps no counters of its own: a packet it drops is counted, by
  * the reason, on the end of the link it came from (for an HCA port, in
  * that port's counters).
@@ -91,7 +93,7 @@ static struct sk_buff *rvtsw_switch_smp_packet(const struct ib_smp *smp,
 	if (!skb)
 		return NULL;
 	memcpy(payload, smp, sizeof(*smp));
-	rvtsw_pkt_seal(skb);
+	rvtsw_pkt_finish(skb);
 	return skb;
 }
 

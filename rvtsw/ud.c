@@ -82,7 +82,7 @@ static void rvtsw_dg_init(struct rvtsw_datagram *dg, struct rvt_qp *sqp,
 
 /*
  * The packet @dg makes, with the request's PSN: a UD SEND_ONLY (with
- * immediate data if it has some). Return: the packet, sealed, or NULL
+ * immediate data if it has some). Return: the packet, finished, or NULL
  * if out of memory.
  */
 static struct sk_buff *rvtsw_dg_packet(const struct rvtsw_datagram *dg,
@@ -117,7 +117,7 @@ static struct sk_buff *rvtsw_dg_packet(const struct rvtsw_datagram *dg,
 		return NULL;
 	cursor = rvtsw_wqe_cursor(dg->wqe);
 	rvtsw_sge_copy_out(&cursor, payload, dg->length);
-	rvtsw_pkt_seal(skb);
+	rvtsw_pkt_finish(skb);
 	return skb;
 }
 

@@ -178,10 +178,17 @@ static inline int rvtsw_cmp_psn(u32 a, u32 b)
  * struct rvtsw_skb_cb - what rvtsw keeps in a packet's sk_buff
  * @owner: the QP the packet is charged to (wire_tx.c), or NULL
  * @in: the switch port a packet the switch's fault knob holds came by
+ * @trusted: the packet was built in this host by rvtsw_pkt_finish() and
+ *	     nothing has changed it since: its ICRC and VCRC were not
+ *	     computed (the bytes are zero) and no receiver checks them.
+ *	     Whatever changes a packet's bytes, or would let them leave
+ *	     the host, seals it first (rvtsw_pkt_seal() clears the flag);
+ *	     a packet that comes from outside must arrive with it clear.
  */
 struct rvtsw_skb_cb {
 	struct rvt_qp *owner;
 	unsigned int in;
+	bool trusted;
 };
 
 static inline struct rvtsw_skb_cb *rvtsw_skb_cb(struct sk_buff *skb)
@@ -220,6 +227,7 @@ unsigned int rvtsw_hdr_bytes(const struct rvtsw_hdr *hdr);
 struct sk_buff *rvtsw_pkt_alloc(struct rvtsw_hdr *hdr, u32 paylen,
 				void **payload);
 void rvtsw_pkt_seal(struct sk_buff *skb);
+void rvtsw_pkt_finish(struct sk_buff *skb);
 enum rvtsw_pkt_verdict rvtsw_pkt_check_link(struct sk_buff *skb,
 					    struct rvtsw_lrh_fields *lrh);
 enum rvtsw_pkt_verdict rvtsw_pkt_parse(struct sk_buff *skb,

@@ -8,15 +8,30 @@
  *
  * A sender builds the headers in a struct rvtsw_hdr, then
  * rvtsw_pkt_alloc() lays them out in a new sk_buff with room for the
- * payload, which the sender copies in, and rvtsw_pkt_seal() adds the
- * CRCs. A receiver checks what a link checks (rvtsw_pkt_check_link():
- * the lengths, the LRH and the VCRC) and then what a transport checks
+ * payload, which the sender copies in, and rvtsw_pkt_finish() ends it.
+ * A receiver checks what a link checks (rvtsw_pkt_check_link(): the
+ * lengths, the LRH and the VCRC) and then what a transport checks
  * (rvtsw_pkt_parse(): the GRH, the BTH, the extension headers' and the
  * payload's lengths, the ICRC). Every length in a packet is checked
  * against the others and against what arrived before anything reads
  * past the LRH, so no field of a bad packet makes a reader leave it.
+ *
+ * The CRCs guard bytes on a wire. A packet built here that never leaves
+ * this host's memory crosses no wire: rvtsw_pkt_finish() leaves its
+ * CRCs out and marks it trusted (struct rvtsw_skb_cb), and no receiver
+ * checks them, as a NIC does not checksum what it loops back; the two
+ * table-driven CRC passes over every byte cost far more than the copies
+ * (Documentation/wire.rst, Performance). What changes a packet's bytes
+ * (the switch's fault knob) seals it first, with rvtsw_pkt_seal(), so
+ * that the change is caught as on a wire. The module parameter
+ * local_crc seals every packet and checks every CRC.
  */
 #include "wire.h"
+
+static bool local_crc;
+module_param(local_crc, bool, 0444);
+MODULE_PARM_DESC(local_crc,
+		 "Compute and check the ICRC and VCRC of packets that stay in this host too (default N: a packet built here and not changed on its way carries none, and no receiver checks them)");
 
 /* Room before the LRH for the link layer a packet may travel over. */
 #define RVTSW_SKB_HEADROOM 64
@@ -282,7 +297,10 @@ struct sk_buff *rvtsw_pkt_alloc(struct rvtsw_hdr *hdr, u32 paylen,
 
 /**
  * rvtsw_pkt_seal - add a packet's ICRC and VCRC
- * @skb: the packet from rvtsw_pkt_alloc(), its payload copied in
+ * @skb: the packet from rvtsw_pkt_alloc(), its payload copied in, or a
+ *	 packet whose bytes are about to change or to leave the host
+ *
+ * The packet is no longer trusted: its receivers check both CRCs.
  *
  * Context: any.
  */
@@ -295,6 +313,28 @@ void rvtsw_pkt_seal(struct sk_buff *skb)
 	memcpy(skb->data + icrc_at, &icrc, sizeof(icrc));
 	vcrc = cpu_to_le16(rvtsw_vcrc(skb->data, icrc_at + RVTSW_ICRC_BYTES));
 	memcpy(skb->data + icrc_at + RVTSW_ICRC_BYTES, &vcrc, sizeof(vcrc));
+	rvtsw_skb_cb(skb)->trusted = false;
+}
+
+/**
+ * rvtsw_pkt_finish - end a packet built in this host, to be sent
+ * @skb: the packet from rvtsw_pkt_alloc(), its payload copied in
+ *
+ * With local_crc, the packet is sealed. Otherwise its ICRC and VCRC are
+ * left zero and it is marked trusted: until something seals it, its
+ * receivers take its CRCs as right.
+ *
+ * Context: any.
+ */
+void rvtsw_pkt_finish(struct sk_buff *skb)
+{
+	if (local_crc) {
+		rvtsw_pkt_seal(skb);
+		return;
+	}
+	memset(skb->data + skb->len - RVTSW_TRAILER_BYTES, 0,
+	       RVTSW_TRAILER_BYTES);
+	rvtsw_skb_cb(skb)->trusted = true;
 }
 
 /**
@@ -304,7 +344,7 @@ void rvtsw_pkt_seal(struct sk_buff *skb)
  *
  * The length must be whole words plus the VCRC and agree with PktLen;
  * the LRH must be version 0 and name an IBA transport header; the VCRC
- * must be right.
+ * must be right, unless the packet is trusted (rvtsw_pkt_finish()).
  *
  * Context: any.
  * Return: RVTSW_PKT_OK with @lrh filled in, or why the packet is bad.
@@ -330,7 +370,8 @@ enum rvtsw_pkt_verdict rvtsw_pkt_check_link(struct sk_buff *skb,
 	    (lrh0 & IB_LNH_MASK) < RVTSW_LNH_IBA_LOCAL)
 		return RVTSW_PKT_MALFORMED;
 	memcpy(&vcrc, skb->data + len - RVTSW_VCRC_BYTES, sizeof(vcrc));
-	if (le16_to_cpu(vcrc) != rvtsw_vcrc(skb->data, len - RVTSW_VCRC_BYTES))
+	if (!rvtsw_skb_cb(skb)->trusted &&
+	    le16_to_cpu(vcrc) != rvtsw_vcrc(skb->data, len - RVTSW_VCRC_BYTES))
 		return RVTSW_PKT_BAD_VCRC;
 	lrh->vl = lrh0 >> RVTSW_LRH_VL_SHIFT;
 	lrh->sl = (lrh0 >> RVTSW_LRH_SL_SHIFT) & IB_SL_MASK;
@@ -415,6 +456,8 @@ static enum rvtsw_pkt_verdict rvtsw_pkt_transport(struct rvtsw_pkt *pkt)
  * @skb: the packet, from its LRH to its VCRC, linear
  * @pkt: where its fields go
  *
+ * Its CRCs are checked unless it is trusted (rvtsw_pkt_finish()).
+ *
  * Context: any.
  * Return: RVTSW_PKT_OK with @pkt filled in, or why the packet is bad.
  */
@@ -434,7 +477,8 @@ enum rvtsw_pkt_verdict rvtsw_pkt_parse(struct sk_buff *skb,
 		return verdict;
 	icrc_at = skb->len - RVTSW_TRAILER_BYTES;
 	memcpy(&icrc, skb->data + icrc_at, sizeof(icrc));
-	if (le32_to_cpu(icrc) != rvtsw_icrc(skb->data, icrc_at))
+	if (!rvtsw_skb_cb(skb)->trusted &&
+	    le32_to_cpu(icrc) != rvtsw_icrc(skb->data, icrc_at))
 		return RVTSW_PKT_BAD_ICRC;
 	pkt->words = icrc_at / 4 + 1;
 	return RVTSW_PKT_OK;

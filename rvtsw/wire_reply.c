@@ -50,7 +50,7 @@ static struct sk_buff *rvtsw_rc_ack_packet(struct rvt_qp *qp, u32 psn,
 	hdr.ohdr->u.aeth = aeth;
 	skb = rvtsw_pkt_alloc(&hdr, 0, &payload);
 	if (skb)
-		rvtsw_pkt_seal(skb);
+		rvtsw_pkt_finish(skb);
 	return skb;
 }
 

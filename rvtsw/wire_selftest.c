@@ -129,8 +129,9 @@ static bool rvtsw_selftest_fields(const struct rvtsw_pkt *pkt)
 
 /*
  * Parse @skb, corrupt its payload and parse it again, then corrupt it on
- * the link (its VCRC left stale). Return: the first step that failed,
- * or NULL.
+ * the link (its VCRC left stale); then finish it for this host (it
+ * parses, trusted or sealed anew), seal it and change a byte: caught
+ * again. Return: the first step that failed, or NULL.
  */
 static const char *rvtsw_selftest_parse(struct sk_buff *skb)
 {
@@ -151,6 +152,13 @@ static const char *rvtsw_selftest_parse(struct sk_buff *skb)
 	skb->data[0] ^= 0x10;
 	if (rvtsw_pkt_parse(skb, &pkt) != RVTSW_PKT_BAD_VCRC)
 		return "a byte corrupted on the link";
+	rvtsw_pkt_finish(skb);
+	if (rvtsw_pkt_parse(skb, &pkt) != RVTSW_PKT_OK)
+		return "a packet finished for this host";
+	rvtsw_pkt_seal(skb);
+	skb->data[0] ^= 0x10;
+	if (rvtsw_pkt_parse(skb, &pkt) != RVTSW_PKT_BAD_VCRC)
+		return "a sealed packet changed";
 	return NULL;
 }
 

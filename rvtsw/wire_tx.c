@@ -129,7 +129,7 @@ void rvtsw_conn_transmit(struct rvt_qp *qp, struct rvtsw_tx *tx)
 	}
 	if (tx->len)
 		rvtsw_sge_copy_out(tx->ss, payload, tx->len);
-	rvtsw_pkt_seal(skb);
+	rvtsw_pkt_finish(skb);
 	rvtsw_tx_charge(qp, skb);
 	rvtsw_port_xmit(port, skb);
 }
@@ -142,7 +142,7 @@ static void rvtsw_tx_release(struct sk_buff *skb)
 
 	if (atomic_dec_return(&priv->tx_inflight) < RVTSW_TX_INFLIGHT / 2 &&
 	    test_and_clear_bit(RVTSW_TX_WAITING, &priv->tx_flags))
-		ib_to_rvt(qp->ibqp.device)->driver_f.schedule_send_no_lock(qp);
+		ib_to_rvt(qp->ibqp.device)->driver_f.schedule_send(qp);
 	rvt_put_qp(qp);
 }
 
@@ -205,7 +205,7 @@ static bool rvtsw_port_carries(struct rvtsw_port *port, struct sk_buff *skb)
 /**
  * rvtsw_port_loop - hand a packet to a port's own receive side
  * @port: the port
- * @skb: the packet, sealed; the port's now
+ * @skb: the packet, finished; the port's now
  *
  * Context: any; does not sleep.
  */
@@ -217,7 +217,7 @@ void rvtsw_port_loop(struct rvtsw_port *port, struct sk_buff *skb)
 /**
  * rvtsw_port_xmit - send a packet out of a port
  * @port: the port
- * @skb: the packet, sealed; the port's now
+ * @skb: the packet, finished; the port's now
  *
  * The port counts it as sent on its link. If the link cannot carry it,
  * it is dropped and counted; if it is for one of the port's own LIDs,

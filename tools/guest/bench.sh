@@ -17,7 +17,8 @@
 # the other CPUs, in a boot of any vCPU count or kernel:
 # Documentation/performance.rst), targets among ours, distro, rxe and wire
 # (rvtsw's packet engine between two devices on our core; default all
-# four), and, in a pair of guests (tools/vm/pair.sh, tools/bench.sh
+# four; also wire-crc: the same with local_crc=1, every packet's CRCs
+# computed and checked), and, in a pair of guests (tools/vm/pair.sh, tools/bench.sh
 # --link), rxe-link: rdma_rxe between the two guests over their link, the
 # rows of LINK_BENCHMARKS, printed by guest a (b serves).
 set -uo pipefail
@@ -47,6 +48,11 @@ target_up() {
 		# (ours loops back within one device).
 		RVT_CORE=ours load_rvtsw devices=2 && PERF_DEV=rvtsw_0 \
 			PERF_CLIENT_DEV=rvtsw_1 PERF_OPTS= ;;
+	wire-crc)
+		# The same with every packet's ICRC and VCRC computed and
+		# checked: beside wire, what the CRCs cost.
+		RVT_CORE=ours load_rvtsw devices=2 local_crc=1 &&
+			PERF_DEV=rvtsw_0 PERF_CLIENT_DEV=rvtsw_1 PERF_OPTS= ;;
 	rxe)
 		rxe_up lo && PERF_DEV=rxe0 PERF_OPTS="-x 1" ;; # GID 1: see rxe_up
 	rxe-link)

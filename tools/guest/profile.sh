@@ -9,7 +9,9 @@
 # (e.g. send_rate_64: the same program and options, ITERS iterations,
 # server and client in this guest).
 #
-# Usage: tools/guest/profile.sh CORE CASE ITERS (CORE: ours or distro)
+# Usage: tools/guest/profile.sh CORE CASE ITERS (CORE: ours or distro,
+# or wire: a perftest row between rvtsw_0 and rvtsw_1 on our core,
+# through rvtsw's packet engine, as make bench's wire target runs it)
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
@@ -42,7 +44,12 @@ perftest_case() {
 
 main() {
 	local core=$1 case=$2 iters=$3 row
-	RVT_CORE=$core load_rvtsw || return
+	if [[ $core == wire ]]; then
+		RVT_CORE=ours load_rvtsw devices=2 || return
+		PERF_DEV=rvtsw_0 PERF_CLIENT_DEV=rvtsw_1
+	else
+		RVT_CORE=$core load_rvtsw || return
+	fi
 	if row=$(perf_benchmark "$case"); then
 		# shellcheck disable=SC2086 # a row is a list of words
 		perftest_case "$core" "$iters" $row || return
@@ -51,7 +58,7 @@ main() {
 	fi
 	grep -E ' [tTwW] ' /proc/kallsyms | sed 's/^/KS /'
 	[[ -n $row ]] || rmmod rvt_wr_bench
-	RVT_CORE=$core unload_all
+	RVT_CORE=${core/wire/ours} unload_all
 }
 
 main "$@"
