@@ -19,7 +19,7 @@ CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): 
 	run tools/setup.sh (make setup), or give KDIR=' >&2; exit 1; }
 
 .PHONY: all modules tests progs clean install setup check check-debug demo \
-	demo-fabric bench man style deb check-dkms check-rt
+	demo-fabric bench man style deb check-dkms check-rt check-wire
 
 all: modules
 
@@ -82,6 +82,11 @@ check-rt:
 
 check: setup
 	$(REPO)/tools/check.sh
+
+# The two-guest suites (tools/testing/pair/): two guests joined by a
+# virtio-net link (tools/vm/pair.sh), the suites' halves in step over it.
+check-wire: setup
+	$(REPO)/tools/check.sh --wire
 
 # The debug lane: our core on a KASAN/lockdep/kmemleak kernel built once
 # from Debian's linux-source (tools/debug-kernel.sh), which wants the

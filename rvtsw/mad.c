@@ -64,24 +64,25 @@ static bool rvtsw_mad_is_for_sma(const struct ib_mad_hdr *hdr)
 /*
  * An SMP for the SMA (sma.c answers Gets, sma_set.c carries out Sets). A
  * request that fails gets its response with no data; @mkey says whether
- * a PortInfo it reads shows its M_Key.
+ * a PortInfo it reads shows its M_Key. SMInfo, Get or Set, is the SM's
+ * (14.2.5.13): not answered here, it goes on to the SM's own agent.
  */
 static bool rvtsw_mad_smp(struct rvtsw_dev *dev, u32 port_num,
 			  struct ib_smp *smp, enum rvtsw_mkey mkey,
 			  __be16 *status)
 {
-	bool answered;
-
+	if (smp->attr_id == IB_SMP_ATTR_SM_INFO)
+		return false;
 	if (smp->method == IB_MGMT_METHOD_SET)
-		answered = rvtsw_sma_set(dev, port_num, smp, status);
+		*status = rvtsw_sma_set(dev, port_num, smp);
 	else
-		answered = rvtsw_sma_get(dev, port_num, smp, status);
-	if (answered && *status)
+		*status = rvtsw_sma_get(dev, port_num, smp);
+	if (*status)
 		memset(smp->data, 0, sizeof(smp->data));
-	else if (answered && mkey == RVTSW_MKEY_HIDE &&
+	else if (mkey == RVTSW_MKEY_HIDE &&
 		 smp->attr_id == IB_SMP_ATTR_PORT_INFO)
 		((struct ib_port_info *)smp->data)->mkey = 0;
-	return answered;
+	return true;
 }
 
 static bool rvtsw_mad_pma(struct rvtsw_dev *dev, struct ib_pma_mad *pmp,

@@ -569,8 +569,7 @@ int rvtsw_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 		      size_t *out_mad_size, u16 *out_mad_pkey_index);
 
 /* sma.c */
-bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
-		   __be16 *status);
+__be16 rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp);
 struct rvtsw_port *rvtsw_sma_port(struct rvtsw_dev *dev, u32 arrival,
 				  u32 mod);
 __be16 rvtsw_sma_get_port_info(struct rvtsw_dev *dev, u32 arrival,
@@ -580,8 +579,7 @@ __be16 rvtsw_sma_get_pkey_table(struct rvtsw_dev *dev, u32 arrival,
 void rvtsw_sma_fill_link(struct ib_smp *smp, u8 state, u8 phys);
 
 /* sma_set.c */
-bool rvtsw_sma_set(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
-		   __be16 *status);
+__be16 rvtsw_sma_set(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp);
 __be16 rvtsw_sma_check_link_set(const struct ib_port_info *pi, u8 *state,
 				u8 *phys);
 __be16 rvtsw_sma_get_vl_arb(struct ib_smp *smp);

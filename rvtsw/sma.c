@@ -279,52 +279,38 @@ __be16 rvtsw_sma_get_vl_arb(struct ib_smp *smp)
  * rvtsw_sma_get - fill in the attribute an SMP asks for
  * @dev: the device
  * @port_num: the port the SMP came in by
- * @smp: the response being built, a copy of the request
- * @status: where the MAD status goes
+ * @smp: the response being built, a copy of the request; not SMInfo,
+ *	 which is the SM's (rvtsw_process_mad() leaves it to the agents)
  *
  * Context: process context; no lock held.
- * Return: false for SMInfo, which is the SM's (the MAD goes on to the
- * agents); true with the MAD status in *@status otherwise: 0, "invalid
- * attribute modifier" or "unsupported attribute" (whose responses
- * rvtsw_process_mad() sends with no data).
+ * Return: the MAD status: 0, "invalid attribute modifier" or
+ * "unsupported attribute" (whose responses rvtsw_process_mad() sends
+ * with no data).
  */
-bool rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
-		   __be16 *status)
+__be16 rvtsw_sma_get(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp)
 {
 	memset(smp->data, 0, sizeof(smp->data));
 	switch (smp->attr_id) {
 	case IB_SMP_ATTR_NODE_DESC:
-		*status = rvtsw_get_node_desc(dev, smp);
-		break;
+		return rvtsw_get_node_desc(dev, smp);
 	case IB_SMP_ATTR_NODE_INFO:
-		*status = rvtsw_get_node_info(dev, port_num, smp);
-		break;
+		return rvtsw_get_node_info(dev, port_num, smp);
 	case IB_SMP_ATTR_PORT_INFO:
-		*status = rvtsw_sma_get_port_info(dev, port_num, smp);
-		break;
+		return rvtsw_sma_get_port_info(dev, port_num, smp);
 	case IB_SMP_ATTR_PKEY_TABLE:
-		*status = rvtsw_sma_get_pkey_table(dev, port_num, smp);
-		break;
+		return rvtsw_sma_get_pkey_table(dev, port_num, smp);
 	case IB_SMP_ATTR_GUID_INFO:
-		*status = rvtsw_get_guid_info(dev, port_num, smp);
-		break;
+		return rvtsw_get_guid_info(dev, port_num, smp);
 	case IB_SMP_ATTR_SL_TO_VL_TABLE:
-		*status = rvtsw_get_sl_to_vl(dev, smp);
-		break;
+		return rvtsw_get_sl_to_vl(dev, smp);
 	case IB_SMP_ATTR_VL_ARB_TABLE:
-		*status = rvtsw_sma_get_vl_arb(smp);
-		break;
-	case IB_SMP_ATTR_SM_INFO:
-		/* The SM's attribute (14.2.5.13): for the SM's own agent. */
-		return false;
+		return rvtsw_sma_get_vl_arb(smp);
 	default:
 		/*
 		 * A switch's attributes and any other: IBTA's "unsupported"
 		 * (13.4.7). The MAD layer would not answer a directed-route
 		 * SMP to the local port itself; it would drop it.
 		 */
-		*status = cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
-		break;
+		return cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
 	}
-	return true;
 }

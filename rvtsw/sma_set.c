@@ -208,34 +208,25 @@ static __be16 rvtsw_sma_set_sl_to_vl(struct ib_smp *smp)
  * rvtsw_sma_set - carry out an SMP's Set
  * @dev: the device
  * @port_num: the port the SMP came in by
- * @smp: the request; becomes the response's data
- * @status: where the MAD status goes
+ * @smp: the request, which becomes the response's data; not SMInfo,
+ *	 which is the SM's (rvtsw_process_mad() leaves it to the agents)
  *
  * Context: process context (the MAD layer); takes the port's lock and
  * the switch's; no lock held.
- * Return: false for SMInfo, which is the SM's (the MAD goes on to the
- * agents); true with the MAD status in *@status otherwise (a failed
- * Set's response goes with no data: rvtsw_process_mad()).
+ * Return: the MAD status (a failed Set's response goes with no data:
+ * rvtsw_process_mad()).
  */
-bool rvtsw_sma_set(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp,
-		   __be16 *status)
+__be16 rvtsw_sma_set(struct rvtsw_dev *dev, u32 port_num, struct ib_smp *smp)
 {
 	switch (smp->attr_id) {
 	case IB_SMP_ATTR_PORT_INFO:
-		*status = rvtsw_sma_set_port_info(dev, port_num, smp);
-		break;
+		return rvtsw_sma_set_port_info(dev, port_num, smp);
 	case IB_SMP_ATTR_PKEY_TABLE:
-		*status = rvtsw_sma_set_pkey_table(dev, port_num, smp);
-		break;
+		return rvtsw_sma_set_pkey_table(dev, port_num, smp);
 	case IB_SMP_ATTR_SL_TO_VL_TABLE:
-		*status = rvtsw_sma_set_sl_to_vl(smp);
-		break;
-	case IB_SMP_ATTR_SM_INFO:
-		return false;
+		return rvtsw_sma_set_sl_to_vl(smp);
 	default:
 		/* Read-only attributes, and those rvtsw does not have. */
-		*status = cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
-		break;
+		return cpu_to_be16(IB_MGMT_MAD_STATUS_UNSUPPORTED_METHOD_ATTRIB);
 	}
-	return true;
 }

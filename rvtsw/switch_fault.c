@@ -15,7 +15,8 @@
  * - short, length, vcrc, icrc, qpn, pkey, qkey, psn, oversize, opcode:
  *   changed as a broken sender or a bad link would change them, with the
  *   CRCs made right again where the fault is not in them, and sent on:
- *   the receiver must drop the packet and count the reason.
+ *   the receiver must drop the packet and count the reason (opcode: one
+ *   out of sequence, rvtsw_fault_bad_opcode()).
  *
  * Context and locking: the knob's settings are atomics the forwarding
  * path reads without a lock; the held packets are in a queue with its
@@ -125,6 +126,26 @@ static bool rvtsw_fault_grow(struct sk_buff *skb)
 	return true;
 }
 
+/*
+ * The opcode (its low five bits; the transport's stay) an "opcode" fault
+ * gives a packet of @op: one with the same headers that cannot come where
+ * the packet does. A SEND's only packet becomes a middle one, which
+ * nothing started; a SEND's middle packet a first one, a new message
+ * inside one; an RDMA WRITE's last packet a SEND's, a SEND ending inside
+ * a WRITE. Any other packet becomes a SEND's middle one.
+ */
+static u8 rvtsw_fault_bad_opcode(u8 op)
+{
+	switch (op & 0x1f) {
+	case IB_OPCODE_SEND_MIDDLE:
+		return IB_OPCODE_SEND_FIRST;
+	case IB_OPCODE_RDMA_WRITE_LAST:
+		return IB_OPCODE_SEND_LAST;
+	default:
+		return IB_OPCODE_SEND_MIDDLE;
+	}
+}
+
 /* Change @skb as @action says; the packet goes on. */
 static void rvtsw_fault_mutate(struct sk_buff *skb, enum rvtsw_fault_action action)
 {
@@ -173,8 +194,7 @@ static void rvtsw_fault_mutate(struct sk_buff *skb, enum rvtsw_fault_action acti
 			return;
 		break;
 	case RVTSW_FAULT_OPCODE:
-		/* An only packet made a middle one, which nothing started. */
-		skb->data[bth] = (op & ~0x1f) | IB_OPCODE_SEND_MIDDLE;
+		skb->data[bth] = (op & ~0x1f) | rvtsw_fault_bad_opcode(op);
 		break;
 	default:
 		return;

@@ -7,6 +7,11 @@
 #
 # `bench.sh --table LOG` only prints the table of a guest log.
 #
+# `bench.sh --link`: the rows between two guests on a virtio-net link
+# (tools/vm/pair.sh), one column per target of RVT_BENCH_LINK_TARGETS
+# (default rxe-link: rdma_rxe over the link), measured by guest a; the
+# table and the raw output in build/bench/link.log.
+#
 # RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier),
 # RVT_BENCH_QPS (live QPs of the scale rows, default 1000,10000,100000)
 # and RVT_BENCH_TARGETS (default "ours distro rxe wire") are passed to the
@@ -131,8 +136,28 @@ main() {
 	return "$rc"
 }
 
-if [[ ${1:-} == --table ]]; then
-	table "$2"
-else
-	main
-fi
+# The link rows: one boot of a pair, guest a's console (its figures)
+# without pair.sh's "[a] " before each line, b's with "[b] ".
+link_main() {
+	local rc=0 log=$OUT/link.log targets
+	mkdir -p "$OUT"
+	make -C "$REPO" tests >"$OUT/build.log" 2>&1 ||
+		{ cat "$OUT/build.log"; return 1; }
+	read -ra targets <<<"${RVT_BENCH_LINK_TARGETS:-rxe-link}"
+	"$REPO/tools/vm/pair.sh" --pci-testdev --no-slab-debug \
+		--log "$OUT/serial-link.log" \
+		--timeout "${RVT_VM_TIMEOUT:-3600}" "$REPO/tools/guest/bench.sh" \
+		--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}" \
+		"${targets[@]}" 2>&1 | sed -u 's/^\[a\] //' >"$log" ||
+		rc=${PIPESTATUS[0]}
+	echo "medians of ${RVT_BENCH_ROUNDS:-3} rounds between two guests; every run in $log"
+	table "$log"
+	((rc == 0)) || echo "bench: pair exit status $rc (see $log)"
+	return "$rc"
+}
+
+case ${1:-} in
+--table) table "$2" ;;
+--link) link_main ;;
+*) main ;;
+esac

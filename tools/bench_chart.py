@@ -3,7 +3,9 @@
 """make bench's chart, from the RVT-BENCH lines of a guest log.
 
 Left: for every benchmark, ours against the distro core (and against
-rdma_rxe where it ran), above 1 meaning ours is better; the bar is the
+rdma_rxe where it ran), above 1 meaning ours is better, and rvtsw's
+packet engine between two devices (wire) against ours, loopback within
+one, above 1 meaning the engine is better; the bar is the
 median over the rounds, the whisker the lowest and highest round (round k
 of one target against round k of the other). Right: the scale rows, per
 QP cost against the number of live QPs, one curve per core and figure.
@@ -56,28 +58,35 @@ def ratios(runs, units, bench, other):
     return out
 
 
+# The bars: (target, colour, label); wire's ratio is the other way up.
+BARS = (("distro", "tab:blue", "ours / distro"),
+        ("rxe", "tab:orange", "ours / rxe"),
+        ("wire", "tab:green", "wire / ours"))
+
+
 def ratio_panel(ax, runs, units):
     benches = [b for b in units if not SCALE.match(b)]
-    width = 0.4
-    for k, (other, colour) in enumerate((("distro", "tab:blue"),
-                                         ("rxe", "tab:orange"))):
+    width = 0.8 / len(BARS)
+    for k, (other, colour, label) in enumerate(BARS):
         xs, meds, lows, highs = [], [], [], []
         for i, bench in enumerate(benches):
             r = ratios(runs, units, bench, other)
+            if other == "wire":
+                r = [1 / x for x in r]
             if not r:
                 continue
             med = statistics.median(r)
-            xs.append(i + (k - 0.5) * width)
+            xs.append(i + (k - (len(BARS) - 1) / 2) * width)
             meds.append(med)
             lows.append(med - min(r))
             highs.append(max(r) - med)
         if xs:
-            ax.bar(xs, meds, width, color=colour, label=f"ours / {other}",
+            ax.bar(xs, meds, width, color=colour, label=label,
                    yerr=[lows, highs], capsize=2)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(benches)), benches, rotation=70, fontsize=7)
     ax.set_yscale("log")
-    ax.set_ylabel("ours vs other (above 1: ours better)")
+    ax.set_ylabel("ratio (above 1: the first named better)")
     ax.set_title("median ratio per benchmark, whiskers: round spread")
     ax.legend(fontsize=8)
 

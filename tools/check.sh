@@ -16,6 +16,12 @@
 # SUITEs named) on our core (RVT_CORES) in a boot of that kernel, whose
 # log must stay clean: sleeping in atomic context, RT's lock and RCU
 # rules.
+#
+# `make check-wire` (tools/check.sh --wire [SUITE...]): the two-guest
+# suites (tools/testing/pair/, or the SUITEs named) in a pair of guests
+# joined by a virtio-net link (tools/vm/pair.sh), on our core
+# (RVT_CORES); each guest reports as its role, a and b, and both are
+# counted as one run.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,6 +37,10 @@ SKIPS=()
 # What the debug lane (--debug-kernel) and the RT lane (--rt) change.
 DEBUG_KERNEL=
 RT_KERNEL=
+WIRE=
+RUNNER=$REPO/tools/vm/run.sh
+SUITE_DIR=$REPO/tools/testing/suites
+ROLES=
 RUN_OPTS=()
 # The RT lane's suites: the core, the data path, the stress.
 RT_SUITES=(10-modules 20-devinfo 30-pd 40-cq-mr 50-qp-kernel 55-qp
@@ -79,13 +89,15 @@ build_clean() {
 }
 
 # The suites a guest run covers, by the names guest.sh gives them: those
-# named on the command line, or all.
+# named on the command line, or all; in a pair, once for each role.
 suite_names() {
-	local f
-	(($#)) || set -- "$REPO"/tools/testing/suites/*.sh
+	local f role
+	(($#)) || set -- "$SUITE_DIR"/*.sh
 	for f in "$@"; do
 		f=$(basename "$f" .sh)
-		echo "${f#[0-9][0-9]-}"
+		for role in ${ROLES:--}; do
+			echo "${f#[0-9][0-9]-}${ROLES:+-$role}"
+		done
 	done
 }
 
@@ -104,7 +116,7 @@ run_guest() {
 	CORES=${RVT_CORES:-ours distro}
 	SUITES=$(suite_names "$@")
 	# TCG is slow, and slower still when other guests share the host.
-	"$REPO/tools/vm/run.sh" --pci-testdev --log "$OUT/serial.log" \
+	"$RUNNER" --pci-testdev --log "$OUT/serial.log" \
 		--results "$OUT/results.log" "${RUN_OPTS[@]}" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" \
 		"$REPO/tools/testing/guest.sh" "$@" 2>&1 | tee "$log" ||
@@ -145,8 +157,30 @@ use_rt_kernel() {
 	echo "check-rt: kernel $rel, cores: $RVT_CORES"
 }
 
+# The two-guest lane: pair.sh's two guests, the suites of
+# tools/testing/pair (guest.sh runs those it is given).
+use_wire() {
+	OUT=$REPO/build/check-wire
+	RUNNER=$REPO/tools/vm/pair.sh
+	SUITE_DIR=$REPO/tools/testing/pair
+	ROLES="a b"
+	export RVT_CORES=${RVT_CORES:-ours}
+	echo "check-wire: two guests on a link, cores: $RVT_CORES"
+}
+
+# suite_paths SUITE...: each as a path, those given by name under
+# SUITE_DIR.
+suite_paths() {
+	local f
+	for f; do
+		[[ $f == */* ]] || f=$SUITE_DIR/$f
+		echo "$f"
+	done
+}
+
 # make check's host steps; the debug lane needs only the builds, the RT
-# lane the builds and abi-check (the others do not depend on the kernel).
+# lane the builds and abi-check (the others do not depend on the kernel),
+# the two-guest lane (--wire) the builds.
 # The suites' userspace programs are built here, before the guest boots:
 # it compiles nothing. (make tests builds them too; their step comes
 # first to name their failure.)
@@ -155,7 +189,7 @@ host_steps() {
 	host_step build-W1 build_clean
 	host_step guest-builds-nothing \
 		"$REPO/tools/testing/host/guest_builds_nothing.py"
-	[[ -z $DEBUG_KERNEL ]] || return 0
+	[[ -z $DEBUG_KERNEL && -z $WIRE ]] || return 0
 	if [[ -n $RT_KERNEL ]]; then
 		host_step abi-check "$REPO/tools/abi-check"
 		return 0
@@ -172,7 +206,7 @@ host_steps() {
 	host_step sparse "$REPO/tools/style.sh" sparse
 	host_step shellcheck "$REPO/tools/style.sh" shellcheck
 	host_step man-pages "$REPO/tools/testing/host/man_test.sh"
-	host_step readme-layout "$REPO/tools/testing/host/layout_test.sh"
+	host_step layout-map "$REPO/tools/testing/host/layout_test.sh"
 	host_step layers "$REPO/tools/testing/host/layers_test.py"
 	host_step coverage-map "$REPO/tools/testing/host/coverage_map_test.py"
 	host_step bench-table "$REPO/tools/testing/host/bench_table_test.sh"
@@ -183,7 +217,7 @@ host_steps() {
 }
 
 main() {
-	local start=$SECONDS
+	local start=$SECONDS paths
 	if [[ ${1:-} == --debug-kernel ]]; then
 		DEBUG_KERNEL=1
 		shift
@@ -193,6 +227,14 @@ main() {
 		shift
 		use_rt_kernel || { echo "check-rt: no RT kernel in tools/kernels"; return 1; }
 		(($#)) || set -- "${RT_SUITES[@]/%/.sh}"
+	elif [[ ${1:-} == --wire ]]; then
+		WIRE=1
+		shift
+		use_wire
+		(($#)) || set -- "$SUITE_DIR"/*.sh
+		# guest.sh finds a suite given by name in suites/: a path here.
+		mapfile -t paths < <(suite_paths "$@")
+		set -- "${paths[@]}"
 	fi
 	mkdir -p "$OUT"
 	host_steps

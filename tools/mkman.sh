@@ -1,8 +1,10 @@
 #!/bin/bash
 # `make man`: section-9 manual pages, one per documented function of
 # rdmavt and rvtsw, from their kernel-doc comments, with the kernel's own
-# scripts/kernel-doc (from the headers of make check's kernel, in the
-# kernel cache: tools/kernels.sh). Pages go to build/man/NAME.9; read one with
+# scripts/kernel-doc (from the source of make check's kernel, which
+# tools/setup.sh keeps in build/linux-scripts/ beside checkpatch: the
+# pages are the same whichever kernel a lane builds for). Pages go to
+# build/man/NAME.9; read one with
 #	man -l build/man/rvt_query_qp.9
 #
 # Each page ends with a SEE ALSO naming its source file and the other
@@ -14,7 +16,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-KERNEL_DOC=${KERNEL_DOC:-$("$REPO/tools/kernels.sh" dir)/headers/scripts/kernel-doc}
+KERNEL_DOC=${KERNEL_DOC:-$REPO/build/linux-scripts/kernel-doc}
 OUT=${MAN_OUT:-$REPO/build/man}
 WORK=$OUT/.work
 

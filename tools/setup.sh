@@ -30,15 +30,16 @@ log() {
 
 KERNELS=$TOOLS_DIR/kernels.sh
 KVER=$("$KERNELS" release)
-# checkpatch comes from the source of make check's kernel, whichever
-# kernel this run is for. Debian names the source package by major.minor
+# checkpatch and kernel-doc come from the source of make check's kernel,
+# whichever kernel this run is for: the style gate and the manual pages
+# are the tree's, the same on every lane. Debian names the source package by major.minor
 # ("linux-source-6.12").
 KSERIES=$("$KERNELS" default | cut -d. -f1-2)
 SRC_TARBALL=/usr/src/linux-source-$KSERIES.tar.xz
 SCRIPTS_CACHE=$REPO_ROOT/build/linux-scripts
 
 PACKAGES=(
-	"linux-source-$KSERIES" # only for scripts/checkpatch.pl
+	"linux-source-$KSERIES" # only for scripts/checkpatch.pl, kernel-doc
 	make                    # kbuild
 	qemu-system-x86
 	busybox-static # the guest's initramfs userland
@@ -85,9 +86,10 @@ install_packages() {
 }
 
 # checkpatch.pl reads spelling.txt and const_structs.checkpatch from its own
-# directory, so the three files are kept together.
+# directory, so the three files are kept together; kernel-doc (for
+# tools/mkman.sh) beside them.
 extract_checkpatch() {
-	local files=(checkpatch.pl spelling.txt const_structs.checkpatch) f tmp
+	local files=(checkpatch.pl spelling.txt const_structs.checkpatch kernel-doc) f tmp
 	local need=0
 	for f in "${files[@]}"; do
 		[[ -s $SCRIPTS_CACHE/$f ]] || need=1
@@ -105,7 +107,7 @@ extract_checkpatch() {
 	tar -xJf "$SRC_TARBALL" -C "$tmp" --strip-components=2 \
 		"${files[@]/#/linux-source-$KSERIES/scripts/}" ||
 		die "could not extract checkpatch files from $SRC_TARBALL"
-	chmod 0755 "$tmp" "$tmp/checkpatch.pl"
+	chmod 0755 "$tmp" "$tmp/checkpatch.pl" "$tmp/kernel-doc"
 	rm -rf "$SCRIPTS_CACHE"
 	mv "$tmp" "$SCRIPTS_CACHE"
 	trap - EXIT

@@ -17,13 +17,17 @@
 # the other CPUs, in a boot of any vCPU count or kernel:
 # Documentation/performance.rst), targets among ours, distro, rxe and wire
 # (rvtsw's packet engine between two devices on our core; default all
-# four).
+# four), and, in a pair of guests (tools/vm/pair.sh, tools/bench.sh
+# --link), rxe-link: rdma_rxe between the two guests over their link, the
+# rows of LINK_BENCHMARKS, printed by guest a (b serves).
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../testing/lib/suite.sh"
 # shellcheck source-path=SCRIPTDIR source=../testing/lib/perftest.sh
 source "$TESTING_DIR/lib/perftest.sh"
+# shellcheck source-path=SCRIPTDIR source=../testing/lib/pair.sh
+source "$TESTING_DIR/lib/pair.sh"
 
 ROUNDS=3
 SCALE=1
@@ -45,14 +49,27 @@ target_up() {
 			PERF_CLIENT_DEV=rvtsw_1 PERF_OPTS= ;;
 	rxe)
 		rxe_up && PERF_DEV=rxe0 PERF_OPTS="-x 1" ;; # GID 1: see rxe_up
+	rxe-link)
+		in_pair && rxe_link_up && PERF_DEV=rxe0 &&
+			PERF_OPTS="-x $(gid_index rxe0 "$LINK_ADDR")" ;;
 	*) return 1 ;;
 	esac
+}
+
+# The rows measured between two guests (PERF_BENCHMARKS' names): 64 KiB
+# bandwidth, 64 B message rate, 8 B latency, RC read and atomic.
+LINK_BENCHMARKS="send_bw_64k read_bw_64k send_rate_64 atomic_rate send_lat_8"
+
+# link_target TARGET: TARGET runs between the two guests of a pair.
+link_target() {
+	[[ $1 == *-link ]]
 }
 
 target_down() {
 	PERF_CLIENT_DEV=
 	case $1 in
 	rxe) rxe_down ;;
+	rxe-link) rxe_link_down ;;
 	*) unload_all ;;
 	esac
 }
@@ -62,6 +79,11 @@ bench() {
 	local target=$1 name=$2 kind=$3 field=$4 unit=$5 iters=$6 value
 	shift 6
 	echo "== $target $name: $* -n $((iters * SCALE))" >>"$LOG"
+	if link_target "$target"; then
+		link_bench "$target" "$name" "$kind" "$field" "$unit" \
+			"$@" -n "$((iters * SCALE))"
+		return
+	fi
 	if perf "$kind" "$@" -n "$((iters * SCALE))" >>"$LOG" 2>&1; then
 		value=$(awk -v f="$field" '{ print $f }' <<<"$PERF_REPORT")
 		echo "RVT-BENCH $target $name $value $unit"
@@ -69,6 +91,27 @@ bench() {
 		echo "RVT-BENCH $target $name failed $unit"
 		((FAILURES++))
 	fi
+}
+
+# link_bench TARGET NAME KIND FIELD UNIT PROG [OPTS...]: bench()'s run
+# between the guests: b serves, a measures and prints the figure.
+link_bench() {
+	local target=$1 name=$2 kind=$3 field=$4 unit=$5 value=failed
+	shift 5
+	if pair_perf "$kind" "$@" >>"$LOG" 2>&1; then
+		value=$(awk -v f="$field" '{ print $f }' <<<"$PERF_REPORT")
+	else
+		((FAILURES++))
+	fi
+	is_server || echo "RVT-BENCH $target $name $value $unit"
+}
+
+# link_up TARGET: the target up on both guests (each learns whether the
+# other's came up).
+link_up() {
+	local word=ok
+	target_up "$1" >>"$LOG" 2>&1 || word=fail
+	barrier "up-$1" "$word" >>"$LOG" 2>&1 && [[ $word == ok && $PEER_WORD == ok ]]
 }
 
 # The QP table at scale (tools/testing/kmod/rvt_scale_bench.ko): per-QP
@@ -134,6 +177,20 @@ run_target() {
 	fi
 	if ((SCALE_ONLY)); then
 		scale_bench "$target"
+		return
+	fi
+	if link_target "$target"; then
+		if ! link_up "$target"; then
+			is_server || echo "RVT-BENCH $target setup failed -"
+			((FAILURES++))
+			target_down "$target" >>"$LOG" 2>&1
+			return
+		fi
+		for entry in $LINK_BENCHMARKS; do
+			# shellcheck disable=SC2046 # an entry is a list of words
+			bench "$target" $(perf_benchmark "$entry")
+		done
+		target_down "$target" >>"$LOG" 2>&1
 		return
 	fi
 	if ! target_up "$target" >>"$LOG" 2>&1; then

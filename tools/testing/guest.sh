@@ -109,7 +109,8 @@ kmemleak_forget_boot() {
 run_suite() {
 	local file=$1 name rc=0 start=$SECONDS
 	name=$(basename "$file" .sh)
-	name=${name#[0-9][0-9]-}
+	# In a pair of guests (tools/vm/pair.sh) each reports as its role.
+	name=${name#[0-9][0-9]-}${RVT_ROLE:+-$RVT_ROLE}
 	echo "=== suite $name (core: $RVT_CORE)"
 	SUITE=$name run_bounded "suite $name" "$SUITE_TIMEOUT" bash "$file" ||
 		rc=$?

@@ -15,7 +15,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 BUSYBOX=/bin/busybox
 # Modules the stage-1 init needs; their dependencies are added automatically.
-ROOT_MODULES=(9pnet_virtio 9p overlay)
+# virtio_pci is the transport of the 9p device: built in on 6.12, a module
+# on 6.1.
+ROOT_MODULES=(virtio_pci 9pnet_virtio 9p overlay)
 CACHE=$BUILD_VM/initramfs-$KVER.cpio.gz
 STAMP=$CACHE.inputs
 

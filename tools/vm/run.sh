@@ -80,6 +80,13 @@ Options:
                    console log's name with .results for .log)
   --append ARGS    extra kernel command line arguments
                    (rvt.trace=1 traces the guest's init script)
+  --link LOCAL:REMOTE
+                   a virtio-net NIC (the guest's eth0) joined to another
+                   QEMU's by a datagram link over two Unix sockets: this
+                   guest's (LOCAL, made here) and the peer's (REMOTE);
+                   no root, tap or bridge on the host (tools/vm/pair.sh
+                   boots two guests so)
+  --mac MAC        the NIC's MAC address (default 52:54:00:12:34:56)
   --mem MB         guest memory (default 2048)
   --smp N          guest CPUs (default 2)
   --icount SHIFT   QEMU's instruction counting: the guest's clock moves
@@ -114,6 +121,8 @@ LOG=$BUILD_VM/serial.log
 LOG_IS_DEFAULT=1
 RESULTS=
 APPEND=
+LINK=
+MAC=52:54:00:12:34:56
 MEM=2048
 SMP=2
 ICOUNT=
@@ -144,6 +153,8 @@ parse_args() {
 		--log) need_value "$1" $# && LOG=$2 && LOG_IS_DEFAULT=0 && shift ;;
 		--results) need_value "$1" $# && RESULTS=$2 && shift ;;
 		--append) need_value "$1" $# && APPEND=$2 && shift ;;
+		--link) need_value "$1" $# && LINK=$2 && shift ;;
+		--mac) need_value "$1" $# && MAC=$2 && shift ;;
 		--mem) need_value "$1" $# && MEM=$2 && shift ;;
 		--smp) need_value "$1" $# && SMP=$2 && shift ;;
 		--icount) need_value "$1" $# && ICOUNT=$2 && shift ;;
@@ -165,6 +176,9 @@ parse_args() {
 		usage_error "bad --boot-timeout $BOOT_TIMEOUT"
 	[[ $MEM =~ ^[1-9][0-9]*$ ]] || usage_error "bad --mem $MEM"
 	[[ $SMP =~ ^[1-9][0-9]*$ ]] || usage_error "bad --smp $SMP"
+	[[ -z $LINK || $LINK =~ ^[^:,]+:[^:,]+$ ]] ||
+		usage_error "bad --link $LINK (LOCAL:REMOTE, paths without : or ,)"
+	[[ $MAC =~ ^([0-9a-f]{2}:){5}[0-9a-f]{2}$ ]] || usage_error "bad --mac $MAC"
 	if [[ -n $KERNEL_DIR ]]; then
 		use_kernel_dir "$(realpath "$KERNEL_DIR")"
 	fi
@@ -268,6 +282,10 @@ qemu_command() {
 	)
 	if ((PCI_TESTDEV)); then
 		QEMU+=(-device pci-testdev)
+	fi
+	if [[ -n $LINK ]]; then
+		QEMU+=(-netdev "dgram,id=link,local.type=unix,local.path=${LINK%%:*},remote.type=unix,remote.path=${LINK#*:}"
+			-device "virtio-net-pci,netdev=link,mac=$MAC")
 	fi
 	if [[ -n $ICOUNT ]]; then
 		QEMU+=(-icount "shift=$ICOUNT,align=off,sleep=on")

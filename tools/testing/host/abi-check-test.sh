@@ -30,17 +30,22 @@ build() {
 }
 
 # A kernel's packages unpacked as 6.1's are (tools/abi-kernels.sh's
-# --root): the pinned kernel's distro modules as plain .ko files, its
-# headers' Module.symvers.
+# --root): the kernel's distro modules as plain .ko files, its headers'
+# Module.symvers. The kernel of the run ships them compressed (6.12) or
+# plain (6.1).
 plain_ko_root() {
-	local mod dir=$WORK/root/lib/modules/$KVER/kernel/drivers/infiniband
+	local mod src dir=$WORK/root/lib/modules/$KVER/kernel/drivers/infiniband
 	rm -rf "$WORK/root" "$WORK/empty"
 	mkdir -p "$WORK/empty" "$WORK/root/usr/src/linux-headers-$KVER"
 	ln -s "$KDIR/Module.symvers" "$WORK/root/usr/src/linux-headers-$KVER/"
 	for mod in sw/rdmavt/rdmavt hw/hfi1/hfi1 hw/qib/ib_qib; do
 		mkdir -p "$dir/$(dirname "$mod")"
-		xz -dc "$KCACHE/root/lib/modules/$KVER/kernel/drivers/infiniband/$mod.ko.xz" \
-			>"$dir/$mod.ko"
+		src=$KCACHE/root/lib/modules/$KVER/kernel/drivers/infiniband/$mod.ko
+		if [[ -e $src.xz ]]; then
+			xz -dc "$src.xz" >"$dir/$mod.ko"
+		else
+			cp "$src" "$dir/$mod.ko"
+		fi
 	done
 }
 

@@ -103,9 +103,11 @@ served 6.12.118+deb12-cloud-amd64 CONFIG_INFINIBAND=m
 served 6.12.118+deb13-amd64 CONFIG_INFINIBAND=y
 # Without a .config the options cannot be told: the build is tried.
 served 6.12.118+deb12-amd64 -
-# Debian 12's default series, until the compat layer builds it (issue
-# 33); then it moves to the served ones above.
-declined 6.1.0-57-amd64 CONFIG_INFINIBAND=m "builds on Linux 6.12, not 6.1"
+# Debian 12's default series, built through the compat layer.
+served 6.1.0-57-amd64 CONFIG_INFINIBAND=m
+served 6.1.0-57-rt-amd64 CONFIG_INFINIBAND=m
+# A series whose name begins as a served one's does not pass for it.
+declined 6.10.14-amd64 CONFIG_INFINIBAND=m "builds on Linux 6.1 6.12, not 6.10"
 declined 6.16.3+deb13-amd64 CONFIG_INFINIBAND=m "not 6.16"
 declined 6.120.0 CONFIG_INFINIBAND=m "not 6.120"
 declined 7.3.0+bpo-amd64 CONFIG_INFINIBAND=m "not 7.3"

@@ -5,7 +5,8 @@ are built on the host (`make progs`, tools/testing/progs/Makefile), where
 a compile costs a small part of what it does under TCG, and the guest
 runs them from build/progs.
 
-What runs in the guest (GUEST below): the suites, their library and
+What runs in the guest (GUEST below): the suites (the two-guest ones of
+tools/testing/pair too), their library and
 runner, the repro scripts, make check-dkms' suites, the guest halves of
 demo, bench and profile (shell), and the pyverbs programs (python). (The
 rdmavt-dkms package that make check-dkms installs compiles its modules
@@ -42,6 +43,7 @@ REPO = os.path.normpath(os.path.join(os.path.dirname(
 GUEST = [
     "tools/testing/guest.sh",
     "tools/testing/suites/*.sh",
+    "tools/testing/pair/*.sh",
     "tools/testing/lib/*.sh",
     "tools/testing/repro/*.sh",
     "tools/testing/dkms/*.sh",

@@ -11,7 +11,9 @@
 # came is a FAIL, a failing setup step is a FAIL and so are the tests it
 # leaves unrun, a suite that exits non-zero or never declares a plan is
 # a FAIL, and a device that cannot be removed after a suite ends the run
-# with a FAIL (@unload). A second fixture, a channel with a duplicate, a result not asked
+# with a FAIL (@unload). A kernel test module that crashes, stops short
+# of its plan or leaves no results fails its suite (fixtures/harness/kmod,
+# through run_kmod). A second fixture, a channel with a duplicate, a result not asked
 # for, a PASS of a harness result and a kernel line on it, checks the
 # tally's own rules; its console twin shows the kernel line that broke a
 # FAIL there, which the tally never reads. perftest's verdict is checked
@@ -80,6 +82,43 @@ else
 	sed 's/^/    /' "$WORK/stuck.results" "$WORK/stuck.console"
 	FAILED=1
 fi
+
+# The kernel test module runner (run_kmod) on modules that stop part way:
+# rvt_crash's insmod is killed (an oops in its init) and it cannot be
+# removed, rvt_stops loads and unloads but stopped early, rvt_gone left
+# no results. Each test planned and not reported is a FAIL, and so are
+# the failed load and the missing results file: the suite counts as
+# failed, never as passed or skipped.
+mkdir -p "$WORK/kmod/bin" "$WORK/kmod/debugfs/rvt_crash" \
+	"$WORK/kmod/debugfs/rvt_stops"
+cp "$FIXTURES/kmod/crash.ktap" "$WORK/kmod/debugfs/rvt_crash/results"
+cp "$FIXTURES/kmod/crash.ktap" "$WORK/kmod/debugfs/rvt_stops/results"
+cat >"$WORK/kmod/bin/insmod" <<'FAKE'
+#!/bin/sh
+case ${1##*/} in
+rvt_ktest.ko | rvt_stops.ko) exit 0 ;;
+esac
+echo "Segmentation fault" >&2
+exit 139
+FAKE
+printf '#!/bin/sh\n' >"$WORK/kmod/bin/lsmod"
+cat >"$WORK/kmod/bin/rmmod" <<'FAKE'
+#!/bin/sh
+[ "$1" != rvt_crash ] && exit 0
+echo "rmmod: ERROR: Module $1 is in use" >&2
+exit 1
+FAKE
+chmod +x "$WORK"/kmod/bin/*
+PATH=$WORK/kmod/bin:$PATH RVT_DEBUGFS=$WORK/kmod/debugfs RVT_CORES=ours \
+	RVT_RESULTS=$WORK/kmod.results bash "$TESTING/guest.sh" \
+	"$FIXTURES"/kmod/*.sh >"$WORK/kmod.console" 2>&1
+# shellcheck disable=SC2317 # called through check
+kmod_tally() {
+	tally "$@" --cores ours --suites "crash stops gone" \
+		"$WORK/kmod.results" | sed "s|$WORK/|WORK/|"
+}
+check "kmod runner, records" "$FIXTURES/kmod/expected.records" kmod_tally
+check "kmod runner, table" "$FIXTURES/kmod/expected.table" kmod_tally --table
 
 # The tally's own rules, on a channel written by hand.
 check "channel rules" "$FIXTURES/channel.expected" \
@@ -180,6 +219,59 @@ perftest_verdicts() {
 	done
 }
 check "perftest verdicts" "$FIXTURES/../perftest/expected" perftest_verdicts
+
+# A pair of guests (tools/vm/pair.sh): one that ends without a verdict
+# (timeout 124, no exit status 125) has the other stopped at once; one
+# whose script merely failed leaves the other to finish.
+# shellcheck disable=SC2317 # called through check
+pair_stop_cases() {
+	(
+		# shellcheck source=tools/vm/pair.sh
+		source "$REPO/tools/vm/pair.sh"
+		local end
+		for end in 124 1; do
+			PIDS=() STATUS=()
+			bash -c "sleep 0.5; exit $end" &
+			PIDS[a]=$!
+			bash -c 'sleep 3; exit 0' &
+			PIDS[b]=$!
+			wait_guests 2>/dev/null
+			echo "a ended $end: b ${STATUS[b]}"
+		done
+	)
+}
+check "pair: a guest without a verdict stops the other" \
+	<(printf '%s\n' 'a ended 124: b 143' 'a ended 1: b 0') pair_stop_cases
+
+# The barrier the two halves of a pair suite keep in step with
+# (lib/barrier.py), here over lo: met, each learning the other's word;
+# out of step (another barrier's name) fails both sides; no peer fails
+# at the timeout.
+# shellcheck disable=SC2317 # called through check
+barrier_cases() {
+	local port=$((20000 + RANDOM % 10000)) b rc
+	barrier() {
+		/usr/bin/python3 "$TESTING/lib/barrier.py" "$1" 127.0.0.1 \
+			"$port" "$2" "$3" "$4" 2>/dev/null
+	}
+	barrier b 10 x.1 from-b >"$WORK/barrier.b" &
+	b=$!
+	echo "a got $(barrier a 10 x.1 from-a), status $?"
+	wait "$b"
+	rc=$?
+	echo "b got $(<"$WORK/barrier.b"), status $rc"
+	barrier b 10 x.2 - &
+	b=$!
+	barrier a 10 x.3 -
+	echo "out of step: a status $?"
+	wait "$b"
+	echo "out of step: b status $?"
+	barrier a 1 x.4 -
+	echo "no peer: status $?"
+}
+check "pair barrier" <(printf '%s\n' 'a got from-b, status 0' \
+	'b got from-a, status 0' 'out of step: a status 3' \
+	'out of step: b status 3' 'no peer: status 1') barrier_cases
 
 # pyverbs_suite.py's accounting of the random extended creates.
 /usr/bin/python3 "$TESTING/host/pyverbs_accounting_test.py" || FAILED=1

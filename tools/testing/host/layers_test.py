@@ -3,7 +3,7 @@
 uses nothing on a level above its own, and takes part in no circle.
 
 A unit is a .c file together with the .h file of the same name beside it
-(README's layout map pairs them the same way); the others are units of
+(Documentation/layout.rst pairs them the same way); the others are units of
 their own. Unit A uses unit B when a file of A
   - includes a file of B ("..." includes, from the including file's
     folder; those after a #define of CREATE_TRACE_POINTS do not count:

@@ -9,7 +9,7 @@
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-KERNEL_DOC=${KERNEL_DOC:-$("$REPO/tools/kernels.sh" dir)/headers/scripts/kernel-doc}
+KERNEL_DOC=${KERNEL_DOC:-$REPO/build/linux-scripts/kernel-doc}
 MAN_OUT=$(mktemp -d)
 export MAN_OUT
 trap 'rm -rf "$MAN_OUT"' EXIT

@@ -151,6 +151,8 @@ struct ct_dev {
 	struct list_head pending;
 	/* the personality's post_send table, rdi.post_parms */
 	struct rvt_operation_params post[RVT_OPERATION_MAX];
+	/* its completion opcodes, rdi.wc_opcode */
+	enum ib_wc_opcode wc[RVT_OPERATION_MAX];
 };
 
 /**
@@ -174,6 +176,16 @@ struct ct_qp {
 };
 
 /**
+ * struct ct_wr_op - a work request opcode, as a driver handles it
+ * @post: how post_send takes it (rdi.post_parms); length 0: not posted
+ * @wc: the opcode its completion reports (rdi.wc_opcode)
+ */
+struct ct_wr_op {
+	struct rvt_operation_params post;
+	enum ib_wc_opcode wc;
+};
+
+/**
  * struct ct_pers - what tells an hfi1-like driver from a qib-like one
  * @name: "hfi1" or "qib"
  * @driver_id: the ib_device_ops driver_id
@@ -183,9 +195,9 @@ struct ct_qp {
  * @set_params: fills dparms and the device attributes
  * @set_callbacks: fills driver_f with this driver's set of callbacks
  * @init_pkeys: fills a port's P_Key table
- * @post_parms: the post_send table both drivers share
- * @more_post: the operations this driver posts beyond those, or NULL
- * @wc_opcode: the completion opcode table
+ * @wr_ops: the opcodes both drivers handle, indexed by enum ib_wr_opcode
+ * @more_wr_ops: those this driver handles beyond them (a row not all
+ *		 zero replaces @wr_ops' row), or NULL
  */
 struct ct_pers {
 	const char *name;
@@ -196,9 +208,8 @@ struct ct_pers {
 	void (*set_params)(struct ct_dev *dev, unsigned int qp_table_size);
 	void (*set_callbacks)(struct rvt_driver_provided *f);
 	void (*init_pkeys)(u16 *pkeys);
-	const struct rvt_operation_params *post_parms;
-	const struct rvt_operation_params *more_post;
-	const enum ib_wc_opcode *wc_opcode;
+	const struct ct_wr_op *wr_ops;
+	const struct ct_wr_op *more_wr_ops;
 };
 
 extern const struct ct_pers ct_hfi1;

@@ -66,6 +66,24 @@ static void ct_init_port(struct ct_dev *dev, int i)
 	rvt_init_port(&dev->rdi, rvp, i, port->pkeys);
 }
 
+/* rdmavt's two tables by opcode, post_parms and wc_opcode, from @pers' rows. */
+static void ct_set_wr_ops(struct ct_dev *dev, const struct ct_pers *pers)
+{
+	const struct ct_wr_op *op;
+	int i;
+
+	for (i = 0; i < RVT_OPERATION_MAX; i++) {
+		op = &pers->wr_ops[i];
+		if (pers->more_wr_ops &&
+		    memchr_inv(&pers->more_wr_ops[i], 0, sizeof(*op)))
+			op = &pers->more_wr_ops[i];
+		dev->post[i] = op->post;
+		dev->wc[i] = op->wc;
+	}
+	dev->rdi.post_parms = dev->post;
+	dev->rdi.wc_opcode = dev->wc;
+}
+
 static struct ct_dev *ct_alloc(const struct ct_pers *pers,
 			       unsigned int qp_table_size, bool nosmi)
 {
@@ -99,12 +117,7 @@ static struct ct_dev *ct_alloc(const struct ct_pers *pers,
 	if (nosmi)
 		rdi->dparms.core_cap_flags &= ~RDMA_CORE_CAP_IB_SMI;
 	pers->set_callbacks(&rdi->driver_f);
-	memcpy(dev->post, pers->post_parms, sizeof(dev->post));
-	for (i = 0; pers->more_post && i < RVT_OPERATION_MAX; i++)
-		if (pers->more_post[i].length)
-			dev->post[i] = pers->more_post[i];
-	rdi->post_parms = dev->post;
-	rdi->wc_opcode = pers->wc_opcode;
+	ct_set_wr_ops(dev, pers);
 	for (i = 0; i < pers->nports; i++)
 		ct_init_port(dev, i);
 	return dev;

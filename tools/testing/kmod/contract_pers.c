@@ -65,30 +65,40 @@ static void ct_set_props(struct ib_device_attr *p, bool opa)
 }
 
 /*
- * hfi1's post table: IB_WR_OPFN (a reserved operation, hfi1/opfn.h) and
+ * hfi1's operations: IB_WR_OPFN (a reserved operation, hfi1/opfn.h) and
  * TID RDMA (IB_WR_TID_RDMA_WRITE/READ, rdma/tid_rdma_defs.h).
  */
 #define CT_WR_OPFN IB_WR_RESERVED3
 #define CT_ALL_UD (BIT(IB_QPT_UD) | BIT(IB_QPT_SMI) | BIT(IB_QPT_GSI))
 #define CT_RC_UC (BIT(IB_QPT_RC) | BIT(IB_QPT_UC))
+#define CT_ATOMIC_SGE (RVT_OPERATION_ATOMIC | RVT_OPERATION_ATOMIC_SGE)
 
-/* What both drivers post (all qib posts); hfi1 posts more. */
-static const struct rvt_operation_params ct_ib_post[RVT_OPERATION_MAX] = {
-	[IB_WR_RDMA_WRITE] = { sizeof(struct ib_rdma_wr), CT_RC_UC, 0 },
-	[IB_WR_RDMA_READ] = { sizeof(struct ib_rdma_wr), BIT(IB_QPT_RC),
-			      RVT_OPERATION_ATOMIC },
-	[IB_WR_ATOMIC_CMP_AND_SWP] = { sizeof(struct ib_atomic_wr),
-				       BIT(IB_QPT_RC),
-				       RVT_OPERATION_ATOMIC |
-				       RVT_OPERATION_ATOMIC_SGE },
-	[IB_WR_ATOMIC_FETCH_AND_ADD] = { sizeof(struct ib_atomic_wr),
-					 BIT(IB_QPT_RC),
-					 RVT_OPERATION_ATOMIC |
-					 RVT_OPERATION_ATOMIC_SGE },
-	[IB_WR_RDMA_WRITE_WITH_IMM] = { sizeof(struct ib_rdma_wr), CT_RC_UC, 0 },
-	[IB_WR_SEND] = { sizeof(struct ib_send_wr), CT_RC_UC | CT_ALL_UD, 0 },
-	[IB_WR_SEND_WITH_IMM] = { sizeof(struct ib_send_wr),
-				  CT_RC_UC | CT_ALL_UD, 0 },
+/*
+ * An operation a driver's post_send takes: its request's type, the QP
+ * types and flags of its post table entry, its completion's opcode.
+ */
+#define CT_WR_OP(req, qpts, opflags, wc_op) \
+	{ .post = { sizeof(struct req), (qpts), (opflags) }, .wc = (wc_op) }
+
+/*
+ * What both drivers post and how each completes (all of qib's tables,
+ * qib/qib_verbs.c and qib/qib_qp.c); hfi1 handles more.
+ */
+static const struct ct_wr_op ct_ib_wr_ops[RVT_OPERATION_MAX] = {
+	[IB_WR_RDMA_WRITE] =
+		CT_WR_OP(ib_rdma_wr, CT_RC_UC, 0, IB_WC_RDMA_WRITE),
+	[IB_WR_RDMA_WRITE_WITH_IMM] =
+		CT_WR_OP(ib_rdma_wr, CT_RC_UC, 0, IB_WC_RDMA_WRITE),
+	[IB_WR_SEND] =
+		CT_WR_OP(ib_send_wr, CT_RC_UC | CT_ALL_UD, 0, IB_WC_SEND),
+	[IB_WR_SEND_WITH_IMM] =
+		CT_WR_OP(ib_send_wr, CT_RC_UC | CT_ALL_UD, 0, IB_WC_SEND),
+	[IB_WR_RDMA_READ] = CT_WR_OP(ib_rdma_wr, BIT(IB_QPT_RC),
+				  RVT_OPERATION_ATOMIC, IB_WC_RDMA_READ),
+	[IB_WR_ATOMIC_CMP_AND_SWP] = CT_WR_OP(ib_atomic_wr, BIT(IB_QPT_RC),
+					   CT_ATOMIC_SGE, IB_WC_COMP_SWAP),
+	[IB_WR_ATOMIC_FETCH_AND_ADD] = CT_WR_OP(ib_atomic_wr, BIT(IB_QPT_RC),
+					     CT_ATOMIC_SGE, IB_WC_FETCH_ADD),
 };
 
 /*
@@ -305,31 +315,22 @@ static void ct_hfi1_callbacks(struct rvt_driver_provided *f)
 	f->comp_vect_cpu_lookup = ct_hfi1_comp_vect;
 }
 
-static const struct rvt_operation_params ct_hfi1_more_post[RVT_OPERATION_MAX] = {
-	[IB_WR_REG_MR] = { sizeof(struct ib_reg_wr), CT_RC_UC,
-			   RVT_OPERATION_LOCAL },
-	[IB_WR_LOCAL_INV] = { sizeof(struct ib_send_wr), CT_RC_UC,
-			      RVT_OPERATION_LOCAL },
-	[IB_WR_SEND_WITH_INV] = { sizeof(struct ib_send_wr), BIT(IB_QPT_RC), 0 },
-	[CT_WR_OPFN] = { sizeof(struct ib_atomic_wr), BIT(IB_QPT_RC),
-			 RVT_OPERATION_USE_RESERVE },
-	[IB_WR_TID_RDMA_WRITE] = { sizeof(struct ib_rdma_wr), BIT(IB_QPT_RC),
-				   RVT_OPERATION_IGN_RNR_CNT },
-};
-
-static const enum ib_wc_opcode ct_hfi1_wc[RVT_OPERATION_MAX] = {
-	[IB_WR_RDMA_WRITE] = IB_WC_RDMA_WRITE,
-	[IB_WR_TID_RDMA_WRITE] = IB_WC_RDMA_WRITE,
-	[IB_WR_RDMA_WRITE_WITH_IMM] = IB_WC_RDMA_WRITE,
-	[IB_WR_SEND] = IB_WC_SEND,
-	[IB_WR_SEND_WITH_IMM] = IB_WC_SEND,
-	[IB_WR_RDMA_READ] = IB_WC_RDMA_READ,
-	[IB_WR_TID_RDMA_READ] = IB_WC_RDMA_READ,
-	[IB_WR_ATOMIC_CMP_AND_SWP] = IB_WC_COMP_SWAP,
-	[IB_WR_ATOMIC_FETCH_AND_ADD] = IB_WC_FETCH_ADD,
-	[IB_WR_SEND_WITH_INV] = IB_WC_SEND,
-	[IB_WR_LOCAL_INV] = IB_WC_LOCAL_INV,
-	[IB_WR_REG_MR] = IB_WC_REG_MR,
+/* hfi1's operations beyond qib's (hfi1/qp.c, hfi1/verbs.c). */
+static const struct ct_wr_op ct_hfi1_more_wr_ops[RVT_OPERATION_MAX] = {
+	[IB_WR_REG_MR] = CT_WR_OP(ib_reg_wr, CT_RC_UC, RVT_OPERATION_LOCAL,
+			       IB_WC_REG_MR),
+	[IB_WR_LOCAL_INV] = CT_WR_OP(ib_send_wr, CT_RC_UC, RVT_OPERATION_LOCAL,
+				  IB_WC_LOCAL_INV),
+	[IB_WR_SEND_WITH_INV] =
+		CT_WR_OP(ib_send_wr, BIT(IB_QPT_RC), 0, IB_WC_SEND),
+	/* hfi1's completion table has no entry for it: 0 */
+	[CT_WR_OPFN] = CT_WR_OP(ib_atomic_wr, BIT(IB_QPT_RC),
+			     RVT_OPERATION_USE_RESERVE, 0),
+	[IB_WR_TID_RDMA_WRITE] = CT_WR_OP(ib_rdma_wr, BIT(IB_QPT_RC),
+				       RVT_OPERATION_IGN_RNR_CNT,
+				       IB_WC_RDMA_WRITE),
+	/* Not in the post table (hfi1 makes these itself): a completion. */
+	[IB_WR_TID_RDMA_READ] = { .wc = IB_WC_RDMA_READ },
 };
 
 const struct ct_pers ct_hfi1 = {
@@ -343,9 +344,8 @@ const struct ct_pers ct_hfi1 = {
 	.set_params = ct_hfi1_params,
 	.set_callbacks = ct_hfi1_callbacks,
 	.init_pkeys = ct_hfi1_pkeys,
-	.post_parms = ct_ib_post,
-	.more_post = ct_hfi1_more_post,
-	.wc_opcode = ct_hfi1_wc,
+	.wr_ops = ct_ib_wr_ops,
+	.more_wr_ops = ct_hfi1_more_wr_ops,
 };
 
 /* ---- qib ---------------------------------------------------------- */
@@ -567,16 +567,6 @@ static void ct_qib_callbacks(struct rvt_driver_provided *f)
 	f->notify_free_mad_agent = ct_qib_notify_free_mad_agent;
 }
 
-static const enum ib_wc_opcode ct_qib_wc[RVT_OPERATION_MAX] = {
-	[IB_WR_RDMA_WRITE] = IB_WC_RDMA_WRITE,
-	[IB_WR_RDMA_WRITE_WITH_IMM] = IB_WC_RDMA_WRITE,
-	[IB_WR_SEND] = IB_WC_SEND,
-	[IB_WR_SEND_WITH_IMM] = IB_WC_SEND,
-	[IB_WR_RDMA_READ] = IB_WC_RDMA_READ,
-	[IB_WR_ATOMIC_CMP_AND_SWP] = IB_WC_COMP_SWAP,
-	[IB_WR_ATOMIC_FETCH_AND_ADD] = IB_WC_FETCH_ADD,
-};
-
 const struct ct_pers ct_qib = {
 	.name = "qib",
 	.driver_id = RDMA_DRIVER_QIB,
@@ -593,6 +583,5 @@ const struct ct_pers ct_qib = {
 	.set_params = ct_qib_params,
 	.set_callbacks = ct_qib_callbacks,
 	.init_pkeys = ct_qib_pkeys,
-	.post_parms = ct_ib_post,
-	.wc_opcode = ct_qib_wc,
+	.wr_ops = ct_ib_wr_ops,
 };

@@ -272,10 +272,12 @@ kmod_load() {
 # as PREFIX-<test>, read even when loading it failed part way (a crash
 # leaves what came before it, and the plan to count it against); then
 # unload it and the library (steps PREFIX-unload, PREFIX-unload-lib).
+# The results are in debugfs (RVT_DEBUGFS: elsewhere for the host's
+# harness_test.sh).
 kmod_report() {
 	local prefix=$1 name results out
 	name=$(basename "$2" .ko)
-	results=/sys/kernel/debug/$name/results
+	results=${RVT_DEBUGFS:-/sys/kernel/debug}/$name/results
 	out=$(mktemp)
 	if cp "$results" "$out" 2>/dev/null; then
 		indent <"$out"
@@ -378,7 +380,9 @@ unload_all() {
 # pingpong PROG SERVER_DEV:PORT CLIENT_DEV:PORT [ARGS...]: run PROG (one
 # of libibverbs' ibv_*_pingpong) as a server and as its client, with ARGS
 # on both sides; both must finish, exit 0 and report their ITERS
-# exchanges. Each run takes the next TCP port from TCP_PORT.
+# exchanges. Each run takes the next TCP port from TCP_PORT. With
+# PINGPONG_KEEP naming a directory, the two outputs stay there as
+# PROG.server and PROG.client.
 ITERS=20
 TCP_PORT=18515
 
@@ -397,6 +401,10 @@ pingpong() {
 		grep -q "^$ITERS iters in" "$out/server" &&
 		grep -q "^$ITERS iters in" "$out/client"
 	rc=$?
+	if [[ -n ${PINGPONG_KEEP:-} ]]; then
+		cp "$out/server" "$PINGPONG_KEEP/$prog.server"
+		cp "$out/client" "$PINGPONG_KEEP/$prog.client"
+	fi
 	rm -rf "$out"
 	return "$rc"
 }

@@ -454,7 +454,7 @@ static const struct op user_ops[] = {
 	{ "mcast-attach", u_prep_ud, u_call_attach, u_undo },
 };
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 static void user_setup(const char *name)
 {
@@ -588,7 +588,7 @@ int main(int argc, char **argv)
 		bad_usage();
 	user_setup(argv[2]);
 	for (i = 3; i < argc; i++)
-		ok &= sweep(find_op(user_ops, ARRAY_SIZE(user_ops), argv[i]),
+		ok &= sweep(find_op(user_ops, NELEMS(user_ops), argv[i]),
 			    false);
 	return ok ? 0 : 1;
 }

@@ -44,6 +44,21 @@ intact, its QPs still RTS:
   bad-qkey       a UD datagram with a wrong Q_Key: lost, counted
   bad-opcode     a UC SEND made a middle packet that nothing started:
                  lost, counted; the next message arrives
+  bad-ack-psn    an RC ACK with a PSN never sent: the requester drops it
+                 (drop_psn_out_of_window +1 on rvtsw_0), its timer sends
+                 again, delivered once
+
+RC opcodes out of sequence: the responder drops the packet
+(drop_opcode_out_of_sequence +1) and NAKs it as an invalid request;
+both QPs go to the error state (IBTA vol. 1's responder error of class
+C, as qib's and hfi1's rc.c do: Documentation/wire.rst). The
+requester's request ends IBV_WC_REM_INV_REQ_ERR
+(rc_other_naks_received +1), the next is flushed, so is the receive;
+reset, the same QPs carry a SEND intact:
+
+  bad-opcode-rc-only    a SEND's only packet made a middle one
+  bad-opcode-rc-first   a SEND's middle packet made a first one
+  bad-opcode-rc-write   an RDMA WRITE's last packet made a SEND's last
 """
 import os
 import struct
@@ -69,6 +84,7 @@ ACCESS = (e.IBV_ACCESS_LOCAL_WRITE | e.IBV_ACCESS_REMOTE_WRITE |
 # BTH opcodes the fault knob is set to (IBTA vol. 1, table 38).
 RC_SEND_MIDDLE = 0x01
 RC_SEND_ONLY = 0x04
+RC_RDMA_WRITE_LAST = 0x08
 RC_READ_RESPONSE_MIDDLE = 0x0e
 RC_ACKNOWLEDGE = 0x11
 RC_ATOMIC_ACKNOWLEDGE = 0x12
@@ -118,7 +134,9 @@ class End:
 
     def to_rts(self, peer, **opts):
         attr = QPAttr()
-        values = {"port_num": self.port.num, "dest_qp_num": peer.num,
+        # The access flags again for a QP reset and brought up anew.
+        values = {"port_num": self.port.num, "qp_access_flags": ACCESS,
+                  "dest_qp_num": peer.num,
                   "rq_psn": 0x100, "sq_psn": 0x100,
                   "path_mtu": e.IBV_MTU_1024, "max_dest_rd_atomic": 4,
                   "max_rd_atomic": 4, "min_rnr_timer": 1, "timeout": 14,
@@ -174,6 +192,9 @@ class End:
 
     def state(self):
         return self.qp.query(e.IBV_QP_STATE)[0].qp_state
+
+    def reset(self):
+        self.qp.modify(QPAttr(qp_state=e.IBV_QPS_RESET), e.IBV_QP_STATE)
 
 
 def pair(ports, qpt=e.IBV_QPT_RC, **opts):
@@ -494,6 +515,63 @@ def test_bad_opcode(ports):
           "arrived")
 
 
+def test_bad_ack_psn(ports):
+    a, b = pair(ports)
+    with Counting(ports[0], "drop_psn_out_of_window") as bad, \
+            Counting(ports[0], "rc_resends") as resends:
+        fault(RC_ACKNOWLEDGE, 1, action="psn")
+        send_checked(a, b, 500, "SEND whose ACK had a PSN never sent")
+    check(fault_left() == 0, "the knob changed no ACK")
+    check(bad.delta == 1, f"drop_psn_out_of_window +{bad.delta}, want 1")
+    check(resends.delta >= 1, f"rc_resends +{resends.delta}")
+    b.nothing_received("a second copy")
+    check(a.state() == e.IBV_QPS_RTS, f"requester state {a.state()}")
+    print("ACK for a PSN never sent: dropped, counted; sent again, "
+          "delivered once")
+
+
+# What bad_opcode_rc() sends: (opcode the knob spoils, WR opcode, bytes).
+REFUSED = {
+    "only": (RC_SEND_ONLY, e.IBV_WR_SEND, 500),
+    "first": (RC_SEND_MIDDLE, e.IBV_WR_SEND, 3000),
+    "write": (RC_RDMA_WRITE_LAST, e.IBV_WR_RDMA_WRITE, 2048),
+}
+
+
+def bad_opcode_rc(ports, what):
+    """An RC message whose packet the knob makes out of sequence (@what:
+    "only", "first" or "write", see the module's doc): refused, both
+    QPs in error, nothing stuck, and the QPs, reset, carry a SEND."""
+    opcode, wr_opcode, length = REFUSED[what]
+    a, b = pair(ports)
+    b.post_recv(4096)
+    remote = b.remote(4096) if wr_opcode == e.IBV_WR_RDMA_WRITE else {}
+    with Counting(ports[1], "drop_opcode_out_of_sequence") as bad, \
+            Counting(ports[0], "rc_other_naks_received") as naks:
+        fault(opcode, 1, action="opcode")
+        a.post(wr_opcode, os.urandom(length), **remote)
+        a.done("the refused message", e.IBV_WC_REM_INV_REQ_ERR)
+    check(fault_left() == 0, "the knob changed no opcode")
+    check(bad.delta == 1, f"drop_opcode_out_of_sequence +{bad.delta}")
+    check(naks.delta == 1, f"rc_other_naks_received +{naks.delta}")
+    # A SEND's first packet took the receive, which ends in error; else
+    # the receive is flushed.
+    want = e.IBV_WC_LOC_QP_OP_ERR if what == "first" else e.IBV_WC_WR_FLUSH_ERR
+    wc = wait_one(b.rcq, "the receive", 30)
+    check(wc.status == want, f"receive status {wc.status}, want {want}")
+    check(b.state() == e.IBV_QPS_ERR and a.state() == e.IBV_QPS_ERR,
+          f"states {a.state()}, {b.state()}: want both ERR")
+    a.post(e.IBV_WR_SEND, b"after the error")
+    a.done("a send after the error", e.IBV_WC_WR_FLUSH_ERR)
+    a.reset()
+    b.reset()
+    a.to_rts(b)
+    b.to_rts(a)
+    send_checked(a, b, 3000, "SEND after the QPs were reset")
+    print(f"opcode out of sequence ({what}): NAKed, counted, both QPs in "
+          "error and flushed; reset, they carry data")
+
+
 CASES = {
     "rc-send": test_rc_send,
     "rc-write-imm": test_rc_write_imm,
@@ -513,7 +591,11 @@ CASES = {
     "bad-oversize": test_bad_oversize,
     "bad-qkey": test_bad_qkey,
     "bad-opcode": test_bad_opcode,
+    "bad-ack-psn": test_bad_ack_psn,
 }
+CASES.update({f"bad-opcode-rc-{what}":
+              (lambda ports, what=what: bad_opcode_rc(ports, what))
+              for what in ("only", "first", "write")})
 CASES.update({name: (lambda ports, bad=bad: bad_rc(ports, *bad))
               for name, bad in BAD_RC.items()})
 

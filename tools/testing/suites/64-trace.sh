@@ -25,6 +25,8 @@ KMOD=$REPO/tools/testing/kmod/rvt_trace_test.ko
 KMOD_RESULTS=/sys/kernel/debug/rvt_trace_test/results
 SETS=/tmp/rvt-trace-$RVT_CORE.txt
 WORK=$(mktemp -d)
+# The ping-pongs leave their outputs here, for qpns_traced.
+PINGPONG_KEEP=$WORK
 trap 'rm -rf "$WORK"' EXIT
 
 # Upstream's events, by system; rvt_mr_fmr_seg is defined but never fired.
@@ -186,26 +188,6 @@ fired() {
 		grep -qx "$ev" "$WORK/$name.set" ||
 			{ echo "$name did not fire $ev"; rc=1; }
 	done
-	return "$rc"
-}
-
-# pingpong PROG [ARGS...]: a ping-pong of $ITERS on $DEV; the outputs
-# stay in $WORK/PROG.{server,client} for qpns_traced.
-pingpong() {
-	local prog=$1 out
-	shift
-	out=$(mktemp -d)
-	# shellcheck disable=SC2034 # both passed by name to server_client
-	local scmd=("$prog" -d "$DEV" -n "$ITERS" "$@")
-	# shellcheck disable=SC2034
-	local ccmd=("$prog" -d "$DEV" -n "$ITERS" "$@" localhost)
-	server_client "$out" 18515 scmd ccmd &&
-		grep -q "^$ITERS iters in" "$out/server" &&
-		grep -q "^$ITERS iters in" "$out/client"
-	local rc=$?
-	cp "$out/server" "$WORK/$prog.server"
-	cp "$out/client" "$WORK/$prog.client"
-	rm -rf "$out"
 	return "$rc"
 }
 
@@ -396,11 +378,11 @@ t events-exist events_exist
 t formats-same formats_same
 step register phase register load_rvtsw
 t register-events fired register rvt/rvt_dbg rvt_cq/rvt_create_cq
-t rc-pingpong phase rc-pingpong pingpong ibv_rc_pingpong -c
+t rc-pingpong phase rc-pingpong pingpong ibv_rc_pingpong "$DEV:1" "$DEV:1" -c
 t rc-pingpong-events fired rc-pingpong "${TRAFFIC[@]}" \
 	rvt_cq/rvt_create_cq rvt_mr/rvt_mr_user_seg rvt_mr/rvt_sge_new
 t rc-pingpong-qpns qpns_traced rc-pingpong ibv_rc_pingpong
-t ud-pingpong phase ud-pingpong pingpong ibv_ud_pingpong -c
+t ud-pingpong phase ud-pingpong pingpong ibv_ud_pingpong "$DEV:1" "$DEV:1" -c
 t ud-pingpong-events fired ud-pingpong "${TRAFFIC[@]}"
 t ud-pingpong-qpns qpns_traced ud-pingpong ibv_ud_pingpong
 t qpn-filter phase filter filtered_pingpong

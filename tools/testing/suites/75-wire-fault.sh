@@ -10,8 +10,10 @@
 # and let go late. Then bad packets, one of each kind the receiver must
 # drop, each counted by its reason, and the connection still carries
 # data: short, wrong PktLen, bad VCRC, bad ICRC, unknown QPN, wrong
-# P_Key, wrong Q_Key, PSN outside the window, longer than the path MTU,
-# opcode out of sequence.
+# P_Key, wrong Q_Key, PSN outside the window (a request's, an ACK's),
+# longer than the path MTU, opcode out of sequence (UC: the message
+# lost; RC: NAKed as an invalid request, both QPs in error, flushed, and
+# carrying data again once reset).
 # shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
@@ -23,7 +25,8 @@ KNOB=/sys/kernel/debug/rvtsw/switch
 CASES=(rnr rnr-exceeded seq-nak request-lost dup-request read-resend
 	atomic-replay retry-exceeded hold-release
 	bad-short bad-length bad-vcrc bad-icrc bad-qpn bad-pkey bad-qkey
-	bad-psn bad-oversize bad-opcode)
+	bad-psn bad-oversize bad-opcode bad-ack-psn
+	bad-opcode-rc-only bad-opcode-rc-first bad-opcode-rc-write)
 plan $((2 + ${#CASES[@]}))
 
 # The knob's action is one of its names: anything else is refused.

@@ -52,10 +52,10 @@ bool parse_avoid(const char *list)
 
 	for (name = strtok_r(copy, ",", &save); name;
 	     name = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < ARRAY_SIZE(avoidable); i++)
+		for (i = 0; i < NELEMS(avoidable); i++)
 			if (!strcmp(name, avoidable[i].name))
 				break;
-		if (i == ARRAY_SIZE(avoidable)) {
+		if (i == NELEMS(avoidable)) {
 			fprintf(stderr, "unknown bug to avoid: %s\n", name);
 			ok = false;
 		} else {

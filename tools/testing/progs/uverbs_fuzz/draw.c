@@ -39,7 +39,7 @@ __u32 boundary(__u32 max)
 	const __u32 b[] = { 0, 1, max - 1, max, max + 1, 0xffffffffu,
 			    0x80000000u, 0x7fffffffu };
 
-	return b[rnd(ARRAY_SIZE(b))];
+	return b[rnd(NELEMS(b))];
 }
 
 /* A count: mostly sensible (lo..hi), else a boundary of max, or anything. */

@@ -253,7 +253,7 @@ bool wsubmit(struct wreq *w)
 	return w->ok;
 }
 
-void wreq_init(struct wreq *w, enum op kind, __u32 cmd, void *core,
+void wreq_init(struct wreq *w, enum fuzz_op kind, __u32 cmd, void *core,
 	       size_t core_len, size_t resp_len)
 {
 	memset(w, 0, sizeof(*w));

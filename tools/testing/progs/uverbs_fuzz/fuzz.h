@@ -85,30 +85,30 @@
 #define QKEY			0x11111111u
 #define MCAST_LID_BASE		0xc000
 
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#define BIT(n)			(1u << (n))
+#define NELEMS(a)		(sizeof(a) / sizeof((a)[0]))
+#define FLAG(n)			(1u << (n))
 
 /* IB QP states and attribute mask bits (enum ib_qp_state, ib_qp_attr_mask) */
 enum { QPS_RESET, QPS_INIT, QPS_RTR, QPS_RTS, QPS_SQD, QPS_SQE, QPS_ERR };
-#define QPA_STATE		BIT(0)
-#define QPA_CUR_STATE		BIT(1)
-#define QPA_EN_SQD_ASYNC	BIT(2)
-#define QPA_ACCESS		BIT(3)
-#define QPA_PKEY		BIT(4)
-#define QPA_PORT		BIT(5)
-#define QPA_QKEY		BIT(6)
-#define QPA_AV			BIT(7)
-#define QPA_PATH_MTU		BIT(8)
-#define QPA_TIMEOUT		BIT(9)
-#define QPA_RETRY		BIT(10)
-#define QPA_RNR_RETRY		BIT(11)
-#define QPA_RQ_PSN		BIT(12)
-#define QPA_MAX_RD		BIT(13)
-#define QPA_ALT_PATH		BIT(14)
-#define QPA_MIN_RNR		BIT(15)
-#define QPA_SQ_PSN		BIT(16)
-#define QPA_MAX_DEST_RD		BIT(17)
-#define QPA_DEST_QPN		BIT(20)
+#define QPA_STATE		FLAG(0)
+#define QPA_CUR_STATE		FLAG(1)
+#define QPA_EN_SQD_ASYNC	FLAG(2)
+#define QPA_ACCESS		FLAG(3)
+#define QPA_PKEY		FLAG(4)
+#define QPA_PORT		FLAG(5)
+#define QPA_QKEY		FLAG(6)
+#define QPA_AV			FLAG(7)
+#define QPA_PATH_MTU		FLAG(8)
+#define QPA_TIMEOUT		FLAG(9)
+#define QPA_RETRY		FLAG(10)
+#define QPA_RNR_RETRY		FLAG(11)
+#define QPA_RQ_PSN		FLAG(12)
+#define QPA_MAX_RD		FLAG(13)
+#define QPA_ALT_PATH		FLAG(14)
+#define QPA_MIN_RNR		FLAG(15)
+#define QPA_SQ_PSN		FLAG(16)
+#define QPA_MAX_DEST_RD		FLAG(17)
+#define QPA_DEST_QPN		FLAG(20)
 #define ACC_LOCAL_WRITE		1u
 #define ACC_REMOTE_WRITE	2u
 #define ACC_REMOTE_READ		4u
@@ -160,7 +160,7 @@ void fill_safe(void *p, size_t len);
 /* ---- report.c: what is counted and reported ----------------------------- */
 
 /* One entry per call kind, for the summary. */
-enum op {
+enum fuzz_op {
 	OP_GET_CONTEXT,
 	OP_QUERY_DEVICE,
 	OP_QUERY_PORT,
@@ -232,19 +232,19 @@ void describe(const char *fmt, ...);
 void install_handlers(void);
 void timer_on(void);
 void timer_off(void);
-void count(enum op op, bool ok, int err);
+void count(enum fuzz_op op, bool ok, int err);
 double now(void);
 void print_summary(__u64 seed);
 
 /* ---- avoid.c: known kernel bugs to keep away from ----------------------- */
 
-#define AV_POST_SEND_NO_WR	BIT(0)
-#define AV_RESIZE_CQ_COOKIE	BIT(1)
-#define AV_RQ_SGE_COUNT		BIT(2)
-#define AV_MCAST_NO_PORT	BIT(3)
-#define AV_CREATE_QP_RESP	BIT(4)
-#define AV_RC_SEND		BIT(5)
-#define AV_IOCTL_GET_CONTEXT	BIT(6)
+#define AV_POST_SEND_NO_WR	FLAG(0)
+#define AV_RESIZE_CQ_COOKIE	FLAG(1)
+#define AV_RQ_SGE_COUNT		FLAG(2)
+#define AV_MCAST_NO_PORT	FLAG(3)
+#define AV_CREATE_QP_RESP	FLAG(4)
+#define AV_RC_SEND		FLAG(5)
+#define AV_IOCTL_GET_CONTEXT	FLAG(6)
 
 extern unsigned int avoid;
 
@@ -410,7 +410,7 @@ void act_ring_poll(void);
  * @drv_out_len: out: driver response bytes the kernel was given room for
  */
 struct wreq {
-	enum op op;
+	enum fuzz_op op;
 	__u32 cmd;
 	bool ex;
 	void *core;
@@ -425,7 +425,7 @@ struct wreq {
 	size_t out_len, drv_out_len;
 };
 
-void wreq_init(struct wreq *w, enum op kind, __u32 cmd, void *core,
+void wreq_init(struct wreq *w, enum fuzz_op kind, __u32 cmd, void *core,
 	       size_t core_len, size_t resp_len);
 bool wsubmit(struct wreq *w);
 bool resp_cookie(struct wreq *w, __u64 *cookie);
@@ -438,7 +438,7 @@ __u8 pick_port(void);
 void cmd_query_port(void);
 void cmd_create_comp_channel(void);
 void cmd_alloc_pd(void);
-void cmd_destroy(enum op op, __u32 cmd, enum kind k, size_t resp_len);
+void cmd_destroy(enum fuzz_op op, __u32 cmd, enum kind k, size_t resp_len);
 void cmd_reg_mr(void);
 void cmd_rereg_mr(void);
 void cmd_alloc_mw(void);
@@ -485,7 +485,7 @@ void cmd_query_srq(void);
 
 /* ---- writes_post.c: posting work ------------------------------------------ */
 
-void cmd_post(enum op op);
+void cmd_post(enum fuzz_op op);
 
 /* ---- ioctls.c: RDMA_VERBS_IOCTL methods ----------------------------------- */
 

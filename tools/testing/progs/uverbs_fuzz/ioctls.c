@@ -85,7 +85,7 @@ static bool ioc_damage(struct ioc *c)
 }
 
 /* Issue @c; judge the return; true if it succeeded. */
-static bool isubmit(enum op op, struct ioc *c, bool valid)
+static bool isubmit(enum fuzz_op op, struct ioc *c, bool valid)
 {
 	int ret, err;
 
@@ -323,7 +323,7 @@ void ioc_destroy(void)
 		{ UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY, 0, K_AH },
 		{ UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY, 0, K_MR },
 	};
-	unsigned int i = rnd(ARRAY_SIZE(d));
+	unsigned int i = rnd(NELEMS(d));
 	struct obj *o;
 	struct ioc c;
 	__u32 h = pick_handle(d[i].k, &o);

@@ -152,7 +152,7 @@ void timer_off(void)
 }
 
 /* Count the outcome of a call of kind @op: 0 or -1 with errno @err. */
-void count(enum op op, bool ok, int err)
+void count(enum fuzz_op op, bool ok, int err)
 {
 	stats[op].calls++;
 	if (ok)

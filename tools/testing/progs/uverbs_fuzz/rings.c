@@ -223,8 +223,8 @@ void act_mmap_random(void)
 	const size_t lens[] = { PAGE, 2 * PAGE, 16 * PAGE, 1ul << 30, 0,
 				PAGE + 1, 257 * PAGE };
 	__u64 off = pick_mmap_offset();
-	size_t len = lens[rnd(ARRAY_SIZE(lens))];
-	int prot = chance(70) ? prots[0] : prots[rnd(ARRAY_SIZE(prots))];
+	size_t len = lens[rnd(NELEMS(lens))];
+	int prot = chance(70) ? prots[0] : prots[rnd(NELEMS(prots))];
 	int flags = chance(80) ? MAP_SHARED : chance(50) ? MAP_PRIVATE :
 		    MAP_SHARED | MAP_POPULATE;
 	void *p;

@@ -110,7 +110,7 @@ static void random_action(void)
 {
 	unsigned int i, total = 0, r;
 
-	for (i = 0; i < ARRAY_SIZE(actions); i++)
+	for (i = 0; i < NELEMS(actions); i++)
 		total += actions[i].weight;
 	r = rnd(total);
 	for (i = 0; r >= actions[i].weight; i++)
@@ -143,7 +143,7 @@ static void destroy_some(void)
 	unsigned int i, n = 8 + rnd(40);
 
 	for (i = 0; i < n; i++, step++)
-		d[rnd(ARRAY_SIZE(d))]();
+		d[rnd(NELEMS(d))]();
 }
 
 /*

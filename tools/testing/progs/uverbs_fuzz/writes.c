@@ -120,7 +120,7 @@ void cmd_alloc_pd(void)
 /* A destroy command of a u32 handle and nothing else, or a handle and a
  * reserved word with a response (@resp_len).
  */
-void cmd_destroy(enum op op, __u32 cmd, enum kind k, size_t resp_len)
+void cmd_destroy(enum fuzz_op op, __u32 cmd, enum kind k, size_t resp_len)
 {
 	struct { __u64 response; __u32 handle, reserved; } c = { 0 };
 	struct obj *o;
@@ -177,7 +177,7 @@ static __u64 mr_length(size_t room)
 
 	if (room && (sane || chance(75)))
 		return 1 + rnd(min_sz(room, 256ul << 10));
-	return b[rnd(ARRAY_SIZE(b))];
+	return b[rnd(NELEMS(b))];
 }
 
 static __u32 pick_access(void)

@@ -112,7 +112,7 @@ static __u64 post_words[1024];
 static char *const post_body = (char *)post_words;
 
 /* POST_SEND, POST_RECV or POST_SRQ_RECV with a drawn layout. */
-void cmd_post(enum op op)
+void cmd_post(enum fuzz_op op)
 {
 	struct ib_uverbs_post_send *h = (void *)post_body;
 	bool send = op == OP_POST_SEND;

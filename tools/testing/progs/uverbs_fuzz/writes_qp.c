@@ -9,7 +9,7 @@ static __u8 pick_qp_type(void)
 
 	if (sane || r < 90)
 		return (__u8)(IB_UVERBS_QPT_RC + rnd(3));	/* RC UC UD */
-	return odd[rnd(ARRAY_SIZE(odd))];
+	return odd[rnd(NELEMS(odd))];
 }
 
 /* Kernel memory of a QP's queues, estimated (a send WQE with its SGEs). */
