@@ -238,7 +238,6 @@ static int rvtsw_uplink_describe(struct rvtsw_uplink *up)
 	ibdev->node_guid = cpu_to_be64(rvtsw_uplinks.guid_base + up->index);
 	snprintf(ibdev->node_desc, sizeof(ibdev->node_desc),
 		 "rvtsw uplink %s", netdev_name(up->ndev));
-	ib_set_device_ops(ibdev, &rvtsw_uplink_dev_ops);
 	return ib_device_set_netdev(ibdev, up->ndev, 1);
 }
 
@@ -266,10 +265,15 @@ int rvtsw_uplink_add(const char *name, struct net_device *ndev)
 		return -ENOMEM;
 	ibdev = &up->ibdev;
 	up->index = RVTSW_UPLINK_NO_SLOT;
+	/*
+	 * The ops first: ib_dealloc_device() calls dealloc_driver only if
+	 * it is set, and it is what lets go of what each step below took.
+	 */
+	ib_set_device_ops(ibdev, &rvtsw_uplink_dev_ops);
 	ret = rvtsw_uplink_init(up, ndev) ?: rvtsw_uplink_reserve(up) ?:
 	      rvtsw_uplink_describe(up) ?: ib_register_device(ibdev, name, NULL);
 	if (ret) {
-		/* Not registered: ours to free (dealloc_driver undoes it). */
+		/* Not registered: ours to free, dealloc_driver undoing it. */
 		ib_dealloc_device(ibdev);
 		return ret;
 	}
