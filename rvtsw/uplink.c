@@ -43,11 +43,25 @@
  * leave the port in a state another's step undid. The packet path takes
  * only the transmit queue's lock; no global lock.
  *
- * Teardown (rvtsw_uplink_stop()): the handler is removed (no receiver
- * runs after), the switch port unlinked (no sender hands a packet after),
- * the timer stopped (it does not re-arm once @stopping is set), the
- * worker cancelled and its queue purged. The interface is held until
- * rvtsw_uplink_free().
+ * Teardown (rvtsw_uplink_stop()), in this order: @stopping set (no
+ * training step finds the link alive, the timer re-arms no more), the
+ * handler removed (synchronize_net(): no receiver runs after, nor a
+ * retrain by the SM, which runs under RCU), the timer stopped
+ * (del_timer_sync()), the switch port unlinked and DOWN (synchronize_rcu():
+ * no sender hands a packet after, so nothing queues the worker), the
+ * worker cancelled (it may have re-queued itself) and its queue purged.
+ * Only then does the uplink let go of its interface
+ * (rvtsw_uplink_put_netdev()): nothing that runs reads @ndev after.
+ *
+ * References on the interface: two, the uplink's own (@tracker, from
+ * rvtsw_uplink_init()) and the IB core's (the ib_device's netdev, from
+ * ib_device_set_netdev()). Each path out lets go of both: a making that
+ * fails, through dealloc_driver (rvtsw_uplink_free()) and the IB core's
+ * free_netdevs(); `rdma link delete` and the module's unload, through the
+ * device's unregistration, the same two; NETDEV_UNREGISTER, in the
+ * notifier itself, under RTNL, once the uplink is stopped, so that the
+ * interface's unregistration never waits for the device's, which is
+ * queued (uplink_dev.c).
  */
 #include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
@@ -508,8 +522,24 @@ void rvtsw_uplink_stop(struct rvtsw_uplink *up)
 }
 
 /**
+ * rvtsw_uplink_put_netdev - let go of the uplink's reference on its interface
+ * @up: the uplink, stopped or never started
+ *
+ * Nothing of the uplink reads @up->ndev after this. Does nothing the
+ * second time.
+ *
+ * Context: process context.
+ */
+void rvtsw_uplink_put_netdev(struct rvtsw_uplink *up)
+{
+	netdev_put(up->ndev, &up->tracker);
+	up->ndev = NULL;
+}
+
+/**
  * rvtsw_uplink_free - free what rvtsw_uplink_init() took
- * @up: the uplink, stopped; its ib_device is the IB core's to free
+ * @up: the uplink, stopped; rvtsw_uplink_init() may have failed or not
+ *	run; its ib_device is the IB core's to free
  *
  * Context: process context.
  */
@@ -517,6 +547,5 @@ void rvtsw_uplink_free(struct rvtsw_uplink *up)
 {
 	free_percpu(up->stats);
 	up->stats = NULL;
-	netdev_put(up->ndev, &up->tracker);
-	up->ndev = NULL;
+	rvtsw_uplink_put_netdev(up);
 }

@@ -94,7 +94,10 @@ struct rvtsw_uplink_stats {
  * @num: the switch port the uplink is linked to; fixed
  * @index: which of the switch's uplink ports (0 for the first); fixed
  * @end: the uplink as the end of the switch port's link
- * @ndev: the interface, held from creation to rvtsw_uplink_free()
+ * @ndev: the interface, held from rvtsw_uplink_init() to
+ *	  rvtsw_uplink_put_netdev(), NULL after; read by the packet path
+ *	  and the timer only while started; written under the module's
+ *	  uplink mutex once the uplink is in its table
  * @tracker: the reference on @ndev
  * @ptype: receives the uplink's frames from @ndev
  * @timer: sends the heartbeats and sees whether they are answered
@@ -103,7 +106,9 @@ struct rvtsw_uplink_stats {
  * @stats: per-CPU counters
  * @started: the frames flow and the timer runs; guarded by the module's
  *	     uplink mutex (uplink_dev.c)
- * @dead: its ib_device was taken apart; guarded by that mutex
+ * @dead: dealloc_driver ran: everything of the uplink's is freed but its
+ *	  ib_device, which its port of the table keeps until that port is
+ *	  reclaimed; guarded by that mutex
  * @stopping: rvtsw_uplink_stop() began: the link trains down from now on,
  *	      and the timer arms itself no more
  * @state_lock: makes the link's training one step at a time
@@ -152,6 +157,7 @@ static inline void rvtsw_uplink_count(struct rvtsw_uplink *up,
 int rvtsw_uplink_init(struct rvtsw_uplink *up, struct net_device *ndev);
 void rvtsw_uplink_start(struct rvtsw_uplink *up);
 void rvtsw_uplink_stop(struct rvtsw_uplink *up);
+void rvtsw_uplink_put_netdev(struct rvtsw_uplink *up);
 void rvtsw_uplink_free(struct rvtsw_uplink *up);
 void rvtsw_uplink_check(struct rvtsw_uplink *up);
 void rvtsw_uplink_set_mtu(struct rvtsw_uplink *up);

@@ -15,17 +15,29 @@
  * (its `uplinks` parameter), as a switch's ports are there from its
  * making; each link takes a free one.
  *
- * The interface is held from the link's making to its ib_device's
- * freeing. An interface that goes away (NETDEV_UNREGISTER) stops its
- * uplink at once and queues its ib_device's unregistration, as rxe does;
- * NETDEV_UP, NETDEV_DOWN and NETDEV_CHANGE see whether the link is still
- * alive; NETDEV_CHANGEMTU follows the MTU.
+ * The interface is held from the link's making until the uplink is
+ * stopped for good, by the uplink and by the IB core (uplink.c says who
+ * lets go of each, on which path). An interface that goes away
+ * (NETDEV_UNREGISTER) stops its uplink at once, lets go of both
+ * references there and then, and queues its ib_device's unregistration,
+ * as rxe does; NETDEV_UP, NETDEV_DOWN and NETDEV_CHANGE see whether the
+ * link is still alive; NETDEV_CHANGEMTU follows the MTU.
  *
- * Locking: rvtsw_uplinks.mutex guards the table of uplink ports and each
- * uplink's @started and @dead. It is taken inside RTNL (the notifier;
- * the making of a link, to see the interface is still registered) and
- * inside the IB core's unregistration of a device (dealloc_driver), and
- * nothing of RTNL's or the IB core's is taken inside it.
+ * Locking: rvtsw_uplinks.mutex guards the table of uplink ports, each
+ * uplink's @started, @dead and (once in the table) @ndev. It is taken
+ * inside RTNL (the notifier; the making of a link, to see the interface
+ * is still registered) and inside the IB core's unregistration of a
+ * device (dealloc_driver); inside it are taken only the IB core's
+ * per-port netdev lock (ib_device_set_netdev()) and a device's release.
+ *
+ * Lifetime: a port of the table holds a reference on its uplink's
+ * ib_device (get_device()) from the reservation until the port is
+ * reclaimed, after dealloc_driver marked the uplink @dead: by the next
+ * reservation, or by the module's unload. The unload calls
+ * ib_unregister_device() on every uplink it reclaims, dead or not: the
+ * IB core holds a device's unregistration lock across dealloc_driver, so
+ * that call returns only once no unregistration of it (rdma link
+ * delete's, a queued one, its own) is still in rvtsw's code.
  */
 #include <linux/rtnetlink.h>
 #include <rdma/rdma_netlink.h>
@@ -53,9 +65,6 @@ struct rvtsw_uplinks {
 static struct rvtsw_uplinks rvtsw_uplinks = {
 	.mutex = __MUTEX_INITIALIZER(rvtsw_uplinks.mutex),
 };
-
-/* No port: an uplink not in the table. */
-#define RVTSW_UPLINK_NO_SLOT RVTSW_MAX_UPLINKS
 
 /* The hw_counters' names: the engine's, then the uplink's own. */
 static struct rdma_stat_desc rvtsw_uplink_descs[RVTSW_UP_NUM_COUNTERS];
@@ -139,8 +148,8 @@ static int rvtsw_uplink_get_stats(struct ib_device *ibdev,
 
 /*
  * The IB core takes the device apart (`rdma link delete`, the interface
- * gone, the module's unload, or a failed making): the uplink stops and
- * gives its port back. The core frees the device.
+ * gone, the module's unload, or a failed making, at any step): the uplink
+ * stops and frees what it took. The core frees the device.
  */
 static void rvtsw_uplink_dealloc(struct ib_device *ibdev)
 {
@@ -149,11 +158,10 @@ static void rvtsw_uplink_dealloc(struct ib_device *ibdev)
 
 	mutex_lock(&ups->mutex);
 	rvtsw_uplink_stop(up);
-	up->dead = true;
-	if (up->index != RVTSW_UPLINK_NO_SLOT)
-		ups->slot[up->index] = NULL;
-	mutex_unlock(&ups->mutex);
 	rvtsw_uplink_free(up);
+	/* Its port is reclaimed later, the device kept until then. */
+	up->dead = true;
+	mutex_unlock(&ups->mutex);
 }
 
 static const struct ib_device_ops rvtsw_uplink_dev_ops = {
@@ -176,9 +184,32 @@ static struct rvtsw_uplink *rvtsw_uplink_on(struct net_device *ndev)
 	unsigned int i;
 
 	for (i = 0; i < ups->count; i++)
-		if (ups->slot[i] && ups->slot[i]->ndev == ndev)
+		if (ups->slot[i] && !ups->slot[i]->dead &&
+		    ups->slot[i]->ndev == ndev)
 			return ups->slot[i];
 	return NULL;
+}
+
+/* Take port @i from the table; its device is the caller's to put. */
+static struct rvtsw_uplink *rvtsw_uplink_unslot(unsigned int i)
+	__must_hold(&rvtsw_uplinks.mutex)
+{
+	struct rvtsw_uplink *up = rvtsw_uplinks.slot[i];
+
+	rvtsw_uplinks.slot[i] = NULL;
+	return up;
+}
+
+/* Give back the ports of uplinks whose dealloc_driver ran. */
+static void rvtsw_uplinks_reclaim(void)
+	__must_hold(&rvtsw_uplinks.mutex)
+{
+	struct rvtsw_uplinks *ups = &rvtsw_uplinks;
+	unsigned int i;
+
+	for (i = 0; i < ups->count; i++)
+		if (ups->slot[i] && ups->slot[i]->dead)
+			put_device(&rvtsw_uplink_unslot(i)->ibdev.dev);
 }
 
 /* Give @up a free uplink port. Return: 0, -EEXIST or -ENOSPC. */
@@ -189,6 +220,7 @@ static int rvtsw_uplink_reserve(struct rvtsw_uplink *up)
 	int ret = -ENOSPC;
 
 	mutex_lock(&ups->mutex);
+	rvtsw_uplinks_reclaim();
 	if (rvtsw_uplink_on(up->ndev)) {
 		ret = -EEXIST;
 		goto out;
@@ -197,6 +229,7 @@ static int rvtsw_uplink_reserve(struct rvtsw_uplink *up)
 		if (ups->slot[i])
 			continue;
 		ups->slot[i] = up;
+		get_device(&up->ibdev.dev);
 		up->index = i;
 		up->sw = ups->sw;
 		up->num = ups->first + i;
@@ -264,7 +297,6 @@ int rvtsw_uplink_add(const char *name, struct net_device *ndev)
 	if (!up)
 		return -ENOMEM;
 	ibdev = &up->ibdev;
-	up->index = RVTSW_UPLINK_NO_SLOT;
 	/*
 	 * The ops first: ib_dealloc_device() calls dealloc_driver only if
 	 * it is set, and it is what lets go of what each step below took.
@@ -309,7 +341,14 @@ static int rvtsw_uplink_netdev_event(struct notifier_block *nb,
 		goto out;
 	switch (event) {
 	case NETDEV_UNREGISTER:
+		/*
+		 * Both references go now, the IB core's as its
+		 * ib_device_set_netdev() asks of a NETDEV_UNREGISTER, so
+		 * that the interface does not wait for the device.
+		 */
 		rvtsw_uplink_stop(up);
+		ib_device_set_netdev(&up->ibdev, NULL, 1);
+		rvtsw_uplink_put_netdev(up);
 		/* Unless it is being unregistered already. */
 		if (ib_device_try_get(&up->ibdev)) {
 			ib_unregister_device_queued(&up->ibdev);
@@ -388,13 +427,14 @@ void rvtsw_uplinks_exit(void)
 	rdma_link_unregister(&rvtsw_uplink_link_ops);
 	for (i = 0; i < ups->count; i++) {
 		mutex_lock(&ups->mutex);
-		up = ups->slot[i];
-		if (up)
-			get_device(&up->ibdev.dev);
+		up = rvtsw_uplink_unslot(i);
 		mutex_unlock(&ups->mutex);
 		if (!up)
 			continue;
-		/* Fenced against a deletion or a queued one under way. */
+		/*
+		 * Dead or not: returns once no unregistration of it (a
+		 * deletion's, a queued one) is still in dealloc_driver.
+		 */
 		ib_unregister_device(&up->ibdev);
 		put_device(&up->ibdev.dev);
 	}
