@@ -49,14 +49,14 @@ peer_start() {
 	echo $! >"$PEER_PID"
 }
 
-peer_gone() { ! kill -0 "$1" 2>/dev/null; }
+pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 peer_stop() {
 	local pid
 	[[ -s $PEER_PID ]] || return 0
 	pid=$(<"$PEER_PID")
 	kill "$pid" 2>/dev/null
-	wait_for 50 peer_gone "$pid"
+	wait_for 50 pid_gone "$pid"
 	: >"$PEER_PID"
 }
 
@@ -234,10 +234,18 @@ link_add_twice() {
 	test ! -e "$SYS/up2" && port_is up1/1 ACTIVE
 }
 
-# veth0 goes away: its uplink with it, and the switch port DOWN.
+# veth0 goes away: its uplink with it, and the switch port DOWN. The
+# deletion returns only once every reference on veth0 is let go (the
+# refused second uplink's too): a leaked one keeps it waiting for good,
+# so it runs in the background, given 20 s.
 netdev_gone() {
+	local pid
 	peer_stop
-	ip link del veth0 || return
+	ip link del veth0 &
+	pid=$!
+	wait_for 200 pid_gone "$pid" ||
+		{ echo "ip link del veth0 still waiting after 20 s: a reference on veth0 leaked"; return 1; }
+	wait "$pid" || return
 	wait_for 100 test ! -e "$SYS/up1" || { echo "up1 still there"; return 1; }
 	expect "switch port 2 LinkState" "$(switch_port2 LinkState)" Down
 }
