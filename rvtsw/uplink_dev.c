@@ -86,6 +86,15 @@ static struct rvtsw_uplink *rvtsw_ib_uplink(struct ib_device *ibdev)
 	return container_of(ibdev, struct rvtsw_uplink, ibdev);
 }
 
+/**
+ * rvtsw_uplink_query_device - what an uplink's device says of itself
+ * @ibdev: the uplink's ib_device
+ * @props: filled: `rdma link delete` may take it apart, its image GUID
+ * @udata: unused: no user context attaches to it
+ *
+ * Context: process context.
+ * Return: 0.
+ */
 static int rvtsw_uplink_query_device(struct ib_device *ibdev,
 				     struct ib_device_attr *props,
 				     struct ib_udata *udata)
@@ -95,7 +104,15 @@ static int rvtsw_uplink_query_device(struct ib_device *ibdev,
 	return 0;
 }
 
-/* Port 1 is the switch port: its state, physical state and MTU. */
+/**
+ * rvtsw_uplink_query_port - the uplink's switch port, as port 1
+ * @ibdev: the uplink's ib_device
+ * @port_num: 1, its one port
+ * @props: filled: the switch port's state, physical state and IB MTU
+ *
+ * Context: any; reads the switch port's state without its lock.
+ * Return: 0.
+ */
 static int rvtsw_uplink_query_port(struct ib_device *ibdev, u32 port_num,
 				   struct ib_port_attr *props)
 {
@@ -112,6 +129,15 @@ static int rvtsw_uplink_query_port(struct ib_device *ibdev, u32 port_num,
 	return 0;
 }
 
+/**
+ * rvtsw_uplink_port_immutable - port 1 is a raw-packet port
+ * @ibdev: the uplink's ib_device
+ * @port_num: 1
+ * @immutable: filled: no GIDs, no P_Keys, no MADs
+ *
+ * Context: process context (the device's registration).
+ * Return: 0.
+ */
 static int rvtsw_uplink_port_immutable(struct ib_device *ibdev, u32 port_num,
 				       struct ib_port_immutable *immutable)
 {
@@ -119,12 +145,28 @@ static int rvtsw_uplink_port_immutable(struct ib_device *ibdev, u32 port_num,
 	return 0;
 }
 
+/**
+ * rvtsw_uplink_link_layer - the link layer of port 1
+ * @ibdev: the uplink's ib_device
+ * @port_num: 1
+ *
+ * Context: any.
+ * Return: IB_LINK_LAYER_ETHERNET: the interface's.
+ */
 static enum rdma_link_layer rvtsw_uplink_link_layer(struct ib_device *ibdev,
 						    u32 port_num)
 {
 	return IB_LINK_LAYER_ETHERNET;
 }
 
+/**
+ * rvtsw_uplink_alloc_stats - the hw_counters of port 1
+ * @ibdev: the uplink's ib_device
+ * @port_num: 1
+ *
+ * Context: process context (the device's registration).
+ * Return: the engine's counters and the uplink's own, or NULL.
+ */
 static struct rdma_hw_stats *rvtsw_uplink_alloc_stats(struct ib_device *ibdev,
 						      u32 port_num)
 {
@@ -132,6 +174,16 @@ static struct rdma_hw_stats *rvtsw_uplink_alloc_stats(struct ib_device *ibdev,
 					  RVTSW_UP_NUM_COUNTERS, 0);
 }
 
+/**
+ * rvtsw_uplink_get_stats - read the uplink's counters
+ * @ibdev: the uplink's ib_device
+ * @stats: from rvtsw_uplink_alloc_stats()
+ * @port_num: 1
+ * @index: unused: every counter is read
+ *
+ * Context: process context; sums per-CPU parts without a lock.
+ * Return: how many counters were read, or -EINVAL for another layout.
+ */
 static int rvtsw_uplink_get_stats(struct ib_device *ibdev,
 				  struct rdma_hw_stats *stats, u32 port_num,
 				  int index)
@@ -146,10 +198,17 @@ static int rvtsw_uplink_get_stats(struct ib_device *ibdev,
 	return RVTSW_UP_NUM_COUNTERS;
 }
 
-/*
- * The IB core takes the device apart (`rdma link delete`, the interface
- * gone, the module's unload, or a failed making, at any step): the uplink
- * stops and frees what it took. The core frees the device.
+/**
+ * rvtsw_uplink_dealloc - the IB core takes an uplink's device apart
+ * @ibdev: the uplink's ib_device
+ *
+ * On `rdma link delete`, the interface gone, the module's unload, or a
+ * failed making at any step: the uplink stops and frees what it took
+ * (its reference on the interface included); its port of the table is
+ * reclaimed later. The core frees the device.
+ *
+ * Context: process context, inside the IB core's unregistration lock of
+ * the device (or its ib_dealloc_device()); sleeps.
  */
 static void rvtsw_uplink_dealloc(struct ib_device *ibdev)
 {
