@@ -80,6 +80,17 @@ table() {
 	}' "$1"
 }
 
+# The modules, test modules and programs the guests run, built into
+# $OUT (its log there, shown on failure).
+build_tests() {
+	mkdir -p "$OUT"
+	make -C "$REPO" tests >"$OUT/build.log" 2>&1 ||
+		{ cat "$OUT/build.log"; return 1; }
+}
+
+# What every guest half of a bench is given: the rounds and the scale.
+ROUND_ARGS=(--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}")
+
 # boot NAME RUN_OPTS... -- GUEST_OPTS...: one guest running
 # tools/guest/bench.sh, its output appended to guest.log (console:
 # serial-NAME.log).
@@ -96,8 +107,7 @@ boot() {
 	"$REPO/tools/vm/run.sh" --pci-testdev --no-slab-debug \
 		--log "$OUT/serial-$name.log" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" "${run_opts[@]}" \
-		"$REPO/tools/guest/bench.sh" \
-		--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}" \
+		"$REPO/tools/guest/bench.sh" "${ROUND_ARGS[@]}" \
 		"$@" "${targets[@]}" >>"$OUT/guest.log" 2>&1
 }
 
@@ -111,10 +121,8 @@ boot() {
 # turn (perftest's latencies become ticks, IPIs a turn each).
 main() {
 	local rc=0
-	mkdir -p "$OUT"
+	build_tests || return
 	: >"$OUT/guest.log"
-	make -C "$REPO" tests >"$OUT/build.log" 2>&1 ||
-		{ cat "$OUT/build.log"; return 1; }
 	boot host --mem "${RVT_BENCH_MEM:-6144}" --smp "${RVT_BENCH_SMP:-4}" \
 		-- --scale-counts "${RVT_BENCH_QPS:-1000,10000,100000}" ||
 		rc=$?
@@ -140,15 +148,12 @@ main() {
 # without pair.sh's "[a] " before each line, b's with "[b] ".
 link_main() {
 	local rc=0 log=$OUT/link.log targets
-	mkdir -p "$OUT"
-	make -C "$REPO" tests >"$OUT/build.log" 2>&1 ||
-		{ cat "$OUT/build.log"; return 1; }
+	build_tests || return
 	read -ra targets <<<"${RVT_BENCH_LINK_TARGETS:-rxe-link}"
 	"$REPO/tools/vm/pair.sh" --pci-testdev --no-slab-debug \
 		--log "$OUT/serial-link.log" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" "$REPO/tools/guest/bench.sh" \
-		--rounds "${RVT_BENCH_ROUNDS:-3}" --scale "${RVT_BENCH_SCALE:-1}" \
-		"${targets[@]}" 2>&1 | sed -u 's/^\[a\] //' >"$log" ||
+		"${ROUND_ARGS[@]}" "${targets[@]}" 2>&1 | sed -u 's/^\[a\] //' >"$log" ||
 		rc=${PIPESTATUS[0]}
 	echo "medians of ${RVT_BENCH_ROUNDS:-3} rounds between two guests; every run in $log"
 	table "$log"

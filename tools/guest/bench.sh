@@ -48,7 +48,7 @@ target_up() {
 		RVT_CORE=ours load_rvtsw devices=2 && PERF_DEV=rvtsw_0 \
 			PERF_CLIENT_DEV=rvtsw_1 PERF_OPTS= ;;
 	rxe)
-		rxe_up && PERF_DEV=rxe0 PERF_OPTS="-x 1" ;; # GID 1: see rxe_up
+		rxe_up lo && PERF_DEV=rxe0 PERF_OPTS="-x 1" ;; # GID 1: see rxe_up
 	rxe-link)
 		in_pair && rxe_link_up && PERF_DEV=rxe0 &&
 			PERF_OPTS="-x $(gid_index rxe0 "$LINK_ADDR")" ;;

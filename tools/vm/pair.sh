@@ -119,6 +119,18 @@ role_of() {
 	done
 }
 
+# The status of each guest not yet accounted for, by its pid.
+collect_statuses() {
+	local role rc
+	for role in a b; do
+		[[ -z ${STATUS[$role]:-} ]] || continue
+		rc=0
+		wait "${PIDS[$role]}" || rc=$?
+		STATUS[$role]=$rc
+		log "guest $role: run.sh exit status $rc"
+	done
+}
+
 # Wait for both guests. One whose run ended without a verdict of its
 # script (timeout, crash, no exit status) has the other stopped: its
 # peer is gone, and every step with it would only run into a timeout.
@@ -129,8 +141,15 @@ wait_guests() {
 		for role in a b; do
 			[[ -n ${STATUS[$role]:-} ]] || running+=("${PIDS[$role]}")
 		done
-		rc=0
+		rc=0 pid=
 		wait -n -p pid "${running[@]}" || rc=$?
+		if [[ -z ${pid:-} ]]; then
+			# wait -n had no job left to report (bash had collected
+			# a guest killed below before it asked): its status
+			# is still there to wait for by its pid.
+			collect_statuses
+			continue
+		fi
 		role=$(role_of "$pid")
 		STATUS[$role]=$rc
 		log "guest $role: run.sh exit status $rc"

@@ -220,8 +220,7 @@ gid_index() {
 # rxe_link_up: rdma_rxe on the link, as rxe0, with its RoCE v2 GID of
 # this guest's address in the table.
 rxe_link_up() {
-	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev "$LINK_DEV" &&
-		wait_for 100 gid_index rxe0 "$LINK_ADDR"
+	rxe_up "$LINK_DEV" && wait_for 100 gid_index rxe0 "$LINK_ADDR"
 }
 
 # rxe_link_down: rxe0's counters shown (retransmissions, RNR and
@@ -229,7 +228,7 @@ rxe_link_up() {
 rxe_link_down() {
 	echo "rxe0's counters:"
 	rdma statistic show link rxe0/1 | tr ' ' '\n' | paste - - | indent
-	rdma link delete rxe0 && modprobe -r rdma_rxe
+	rxe_down
 }
 
 # ---- perftest across the link (make bench's link rows) ----

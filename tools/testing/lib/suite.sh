@@ -409,11 +409,12 @@ pingpong() {
 	return "$rc"
 }
 
-# rdma_rxe over lo, as rxe0, for comparisons with rvtsw. Its GID 1 is
-# lo's ::ffff:127.0.0.1 (RoCE v2); the link-local GID 0 is unroutable on
-# lo (ENETUNREACH), so tools must be told to use GID 1.
+# rxe_up NETDEV: rdma_rxe as rxe0 over NETDEV, for comparisons with
+# rvtsw. Over lo its GID 1 is ::ffff:127.0.0.1 (RoCE v2); the link-local
+# GID 0 is unroutable on lo (ENETUNREACH), so tools must be told to use
+# GID 1. (Between two guests, lib/pair.sh's rxe_link_up.)
 rxe_up() {
-	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev lo &&
+	modprobe rdma_rxe && rdma link add rxe0 type rxe netdev "$1" &&
 		wait_for 50 test -e /sys/class/infiniband/rxe0
 }
 
