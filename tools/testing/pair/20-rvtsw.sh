@@ -217,7 +217,7 @@ teardown() {
 	modprobe -r ib_ipoib && unload_all
 }
 
-plan 12
+plan 11
 pair_start
 pair_step load load_uplinked
 pair_step uplink-trained uplink_trained
