@@ -137,15 +137,22 @@ static void rvtsw_link_train(struct rvtsw_switch *sw, struct rvtsw_port *port)
 	WRITE_ONCE(sw->port_state[num], state);
 }
 
+/* A switch port's link trained again or went down: the SM must hear. */
+static void rvtsw_link_state_change(struct rvtsw_switch *sw)
+	__must_hold(&sw->lock)
+{
+	/* Trap 128 goes when the bit becomes set, not while it stays set. */
+	if (!(sw->life_state & RVTSW_SI_PORT_STATE_CHANGE))
+		schedule_work(&sw->trap_work);
+	WRITE_ONCE(sw->life_state, sw->life_state | RVTSW_SI_PORT_STATE_CHANGE);
+}
+
 /* The link trains again, a change the SM must hear of. */
 static void rvtsw_link_retrain(struct rvtsw_switch *sw, struct rvtsw_port *port)
 	__must_hold(&sw->lock) __must_hold(&port->rvp.lock)
 {
 	rvtsw_link_train(sw, port);
-	/* Trap 128 goes when the bit becomes set, not while it stays set. */
-	if (!(sw->life_state & RVTSW_SI_PORT_STATE_CHANGE))
-		schedule_work(&sw->trap_work);
-	WRITE_ONCE(sw->life_state, sw->life_state | RVTSW_SI_PORT_STATE_CHANGE);
+	rvtsw_link_state_change(sw);
 }
 
 /*
@@ -205,8 +212,9 @@ int rvtsw_link_set_hca(struct rvtsw_switch *sw, struct rvtsw_port *port,
  * @state: the PortState asked for (0: no change)
  * @phys: the PortPhysicalState asked for (0: no change)
  *
- * A port with no HCA port linked to it stays DOWN; only whether it is
- * disabled changes.
+ * A port with nothing linked to it stays DOWN; only whether it is
+ * disabled changes. One whose far end is no HCA port (an uplink) is
+ * retrained by that end when the Set asks for it.
  *
  * Context: the sender's context, RCU read side; takes the switch's lock
  * and the linked port's, interrupts saved.
@@ -219,6 +227,7 @@ int rvtsw_link_set_switch(struct rvtsw_switch *sw, unsigned int num,
 {
 	struct rvtsw_link_request req = { .state = state, .phys = phys };
 	struct rvtsw_port *port = rvtsw_switch_link(sw, num);
+	struct rvtsw_link_end *end;
 	bool retrain = false;
 	unsigned long flags;
 	int ret;
@@ -226,10 +235,14 @@ int rvtsw_link_set_switch(struct rvtsw_switch *sw, unsigned int num,
 	if (port)
 		return rvtsw_link_request(sw, port, &req, false);
 	spin_lock_irqsave(&sw->lock, flags);
-	/* From DOWN, only DOWN and no change are allowed: it stays DOWN. */
+	/* Unlinked, it is DOWN, from which only DOWN may be asked. */
 	ret = rvtsw_link_request_end(&req, &sw->port_state[num],
 				     &sw->port_disabled[num], &retrain);
 	spin_unlock_irqrestore(&sw->lock, flags);
+	/* Another kind of end (an uplink) trains its link itself. */
+	end = rcu_dereference(sw->peer[num]);
+	if (!ret && retrain && end && end->ops->retrain)
+		end->ops->retrain(end);
 	return ret;
 }
 
@@ -299,4 +312,77 @@ void rvtsw_link_detach(struct rvtsw_switch *sw, struct rvtsw_port *port)
 	RCU_INIT_POINTER(sw->peer[num], NULL);
 	WRITE_ONCE(sw->port_state[num], IB_PORT_DOWN);
 	spin_unlock_irqrestore(&sw->lock, flags);
+}
+
+/**
+ * rvtsw_link_end_train - a switch port's link to another kind of end trains
+ * @sw: the switch
+ * @num: the external port, whose far end is no HCA port (an uplink)
+ * @up: whether the far end is there
+ *
+ * The port comes up to INIT (ACTIVE in an unmanaged fabric) unless the SM
+ * disabled it, or goes DOWN; either way the SM hears of it
+ * (PortStateChange).
+ *
+ * Context: any but hard interrupt; takes the switch's lock, interrupts
+ * saved.
+ */
+void rvtsw_link_end_train(struct rvtsw_switch *sw, unsigned int num, bool up)
+{
+	u8 state = IB_PORT_DOWN;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sw->lock, flags);
+	if (up && !sw->port_disabled[num])
+		state = sw->managed ? IB_PORT_INIT : IB_PORT_ACTIVE;
+	WRITE_ONCE(sw->port_state[num], state);
+	if (sw->managed)
+		rvtsw_link_state_change(sw);
+	spin_unlock_irqrestore(&sw->lock, flags);
+}
+
+/**
+ * rvtsw_link_end_attach - link another kind of end to a switch port
+ * @sw: the switch
+ * @num: the external port, with nothing linked to it
+ * @end: the end (an uplink), ready for packets
+ *
+ * The port stays DOWN until the end trains the link
+ * (rvtsw_link_end_train()).
+ *
+ * Context: process context; takes the switch's lock.
+ */
+void rvtsw_link_end_attach(struct rvtsw_switch *sw, unsigned int num,
+			   struct rvtsw_link_end *end)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sw->lock, flags);
+	sw->port_disabled[num] = false;
+	WRITE_ONCE(sw->port_state[num], IB_PORT_DOWN);
+	rcu_assign_pointer(sw->peer[num], end);
+	spin_unlock_irqrestore(&sw->lock, flags);
+}
+
+/**
+ * rvtsw_link_end_detach - unlink another kind of end from a switch port
+ * @sw: the switch
+ * @num: the external port
+ *
+ * The port goes DOWN, and the SM hears of it. Returns once no sender is
+ * handing the end a packet any more.
+ *
+ * Context: process context; sleeps.
+ */
+void rvtsw_link_end_detach(struct rvtsw_switch *sw, unsigned int num)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sw->lock, flags);
+	RCU_INIT_POINTER(sw->peer[num], NULL);
+	WRITE_ONCE(sw->port_state[num], IB_PORT_DOWN);
+	if (sw->managed)
+		rvtsw_link_state_change(sw);
+	spin_unlock_irqrestore(&sw->lock, flags);
+	synchronize_rcu();
 }

@@ -5,7 +5,9 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/log2.h>
+#include <linux/etherdevice.h>
 #include "rvtsw.h"
+#include "uplink.h"
 #include "wire.h"
 
 MODULE_LICENSE("Dual BSD/GPL");
@@ -16,6 +18,15 @@ MODULE_ALIAS("rdma-link-rvtsw");
 #define RVTSW_GUID_BASE 0x0002c90300a00000ULL
 /* The virtual switch's node GUID, past every device's. */
 #define RVTSW_SWITCH_GUID (RVTSW_GUID_BASE + 0xffff00)
+/* The uplinks' ib_devices, before the switch's. */
+#define RVTSW_UPLINK_GUID (RVTSW_GUID_BASE + 0xfffe00)
+/*
+ * GUIDs from an uplink's MAC address: its 48 bits, then 16 bits of
+ * rvtsw's (devices from 0, uplinks from 0xfe00, the switch 0xff00), so
+ * that hosts whose interfaces' addresses differ never share one.
+ */
+#define RVTSW_MAC_UPLINK_GUID 0xfe00
+#define RVTSW_MAC_SWITCH_GUID 0xff00
 
 static unsigned int devices = 1;
 module_param(devices, uint, 0444);
@@ -80,6 +91,16 @@ module_param(managed, bool, 0444);
 MODULE_PARM_DESC(managed,
 		 "A subnet manager (OpenSM) brings the fabric up: ports start in INIT with LID 0, the switch unprogrammed (default N: ports ACTIVE, LIDs fixed)");
 
+static char *uplink;
+module_param(uplink, charp, 0444);
+MODULE_PARM_DESC(uplink,
+		 "Ethernet interface linked to the switch's first uplink port at load, as rvtsw_up0 (rdma link add makes more); every GUID then derives from its MAC address (default none)");
+
+static unsigned int uplinks;
+module_param(uplinks, uint, 0444);
+MODULE_PARM_DESC(uplinks,
+		 "Switch ports for uplinks to other hosts (0-4, default 0; at least 1 with uplink=)");
+
 static char *parent;
 module_param(parent, charp, 0444);
 MODULE_PARM_DESC(parent,
@@ -90,6 +111,10 @@ static struct rvtsw_dev *rvtsw_devs[RVTSW_MAX_DEVICES];
 static struct pci_dev *rvtsw_parent;
 /* The switch every device's ports are linked to. */
 static struct rvtsw_switch *rvtsw_sw;
+/* The GUIDs: device 0's node GUID, the first uplink's, the switch's. */
+static u64 rvtsw_guid_base = RVTSW_GUID_BASE;
+static u64 rvtsw_uplink_guid = RVTSW_UPLINK_GUID;
+static u64 rvtsw_switch_guid = RVTSW_SWITCH_GUID;
 
 static const struct attribute_group *rvtsw_port_groups[] = { NULL };
 
@@ -258,7 +283,7 @@ static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
 
 	ib_set_device_ops(ibdev, &rvtsw_dev_ops);
 	ibdev->phys_port_cnt = ports;
-	ibdev->node_guid = cpu_to_be64(RVTSW_GUID_BASE + unit * 0x100);
+	ibdev->node_guid = cpu_to_be64(rvtsw_guid_base + unit * 0x100);
 	snprintf(ibdev->node_desc, sizeof(ibdev->node_desc),
 		 "rvtsw software HCA %u", unit);
 	if (rvtsw_parent)
@@ -350,6 +375,10 @@ static int rvtsw_check_params(void)
 		       RVTSW_MAX_DEVICES, RVTSW_MAX_PORTS, INT_MAX, RVT_QPN_MAX);
 		return -EINVAL;
 	}
+	if (uplinks > RVTSW_MAX_UPLINKS) {
+		pr_err(RVTSW_NAME ": uplinks=0-%d\n", RVTSW_MAX_UPLINKS);
+		return -EINVAL;
+	}
 	if (extra_pkey && !(extra_pkey & 0x7fff)) {
 		pr_err(RVTSW_NAME ": extra_pkey=%#x is not a valid P_Key\n",
 		       extra_pkey);
@@ -358,8 +387,48 @@ static int rvtsw_check_params(void)
 	return 0;
 }
 
+/*
+ * The interface of uplink=, held until the uplink is made; every GUID
+ * from its MAC address.
+ */
+static int rvtsw_find_uplink(struct net_device **ndev)
+{
+	u64 mac;
+
+	*ndev = NULL;
+	if (!uplink || !*uplink)
+		return 0;
+	*ndev = dev_get_by_name(&init_net, uplink);
+	if (!*ndev) {
+		pr_err(RVTSW_NAME ": uplink=%s: no such interface\n", uplink);
+		return -ENODEV;
+	}
+	uplinks = max(uplinks, 1U);
+	mac = ether_addr_to_u64((*ndev)->dev_addr);
+	rvtsw_guid_base = mac << 16;
+	rvtsw_uplink_guid = rvtsw_guid_base + RVTSW_MAC_UPLINK_GUID;
+	rvtsw_switch_guid = rvtsw_guid_base + RVTSW_MAC_SWITCH_GUID;
+	return 0;
+}
+
+/* The uplinks: their ports, `rdma link add`, and uplink='s. */
+static int rvtsw_add_uplinks(struct net_device *ndev)
+{
+	int ret;
+
+	ret = rvtsw_uplinks_init(rvtsw_sw, devices * ports + 1, uplinks,
+				 rvtsw_uplink_guid);
+	if (ret || !ndev)
+		return ret;
+	ret = rvtsw_uplink_add(RVTSW_NAME "_up%d", ndev);
+	if (ret)
+		pr_err(RVTSW_NAME ": uplink=%s: %d\n", uplink, ret);
+	return ret;
+}
+
 static void rvtsw_cleanup(void)
 {
+	rvtsw_uplinks_exit();
 	rvtsw_remove_devices();
 	rvtsw_debugfs_remove_switch(rvtsw_sw);
 	rvtsw_trap_switch_stop(rvtsw_sw);
@@ -371,20 +440,18 @@ static void rvtsw_cleanup(void)
 	rvtsw_parent = NULL;
 }
 
-static int __init rvtsw_init(void)
+/* Everything but the uplinks. Return: 0, or an error with nothing left. */
+static int rvtsw_start(void)
 {
 	unsigned int unit;
 	int ret;
 
-	ret = rvtsw_check_params();
-	if (ret)
-		return ret;
 	rvtsw_crc_init();
 	ret = rvtsw_wire_selftest() ?: rvtsw_find_parent();
 	if (ret)
 		return ret;
-	rvtsw_sw = rvtsw_switch_create(devices * ports, RVTSW_SWITCH_GUID,
-				       managed);
+	rvtsw_sw = rvtsw_switch_create(devices * ports + uplinks,
+				       rvtsw_switch_guid, managed);
 	if (!rvtsw_sw) {
 		pci_dev_put(rvtsw_parent);
 		return -ENOMEM;
@@ -408,6 +475,23 @@ static int __init rvtsw_init(void)
 		}
 	}
 	return 0;
+}
+
+static int __init rvtsw_init(void)
+{
+	struct net_device *ndev;
+	int ret;
+
+	ret = rvtsw_check_params() ?: rvtsw_find_uplink(&ndev);
+	if (ret)
+		return ret;
+	ret = rvtsw_start();
+	if (!ret)
+		ret = rvtsw_add_uplinks(ndev);
+	if (ret && rvtsw_sw)
+		rvtsw_cleanup();
+	dev_put(ndev);
+	return ret;
 }
 module_init(rvtsw_init);
 

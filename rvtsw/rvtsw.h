@@ -15,6 +15,8 @@
 #define RVTSW_NAME "rvtsw"
 #define RVTSW_MAX_DEVICES 16
 #define RVTSW_MAX_PORTS 4
+/* Switch ports for uplinks to other hosts (uplink.c), past the HCAs'. */
+#define RVTSW_MAX_UPLINKS 4
 /* The default P_Key, and optionally one more (module parameter). */
 #define RVTSW_MAX_PKEYS 2
 #define RVTSW_MTU IB_MTU_4096
@@ -24,11 +26,12 @@
 #define RVTSW_MAX_LID (RVTSW_MAX_DEVICES * RVTSW_MAX_PORTS)
 
 /*
- * The virtual switch (switch.c): an external port per HCA port, every
+ * The virtual switch (switch.c): an external port per HCA port and per
+ * uplink, every
  * unicast LID in its linear table, every multicast LID in its multicast
  * table (0xc000 to 0xfffe), 16 ports to an MFT position.
  */
-#define RVTSW_SW_MAX_PORTS RVTSW_MAX_LID
+#define RVTSW_SW_MAX_PORTS (RVTSW_MAX_LID + RVTSW_MAX_UPLINKS)
 #define RVTSW_SW_NO_PORT 0xff
 #define RVTSW_LFT_CAP 0xc000
 #define RVTSW_LFT_BLOCK 64
@@ -124,10 +127,14 @@ struct rvtsw_link_end;
  * @receive: take a packet that crossed the link to this end (it is the
  *	     receiver's now); any context, never sleeps
  * @lost: count a packet this end sent that the switch dropped, and why
+ * @retrain: the SM asked the switch port to retrain its link (a Set of
+ *	     DOWN, or of its physical state); optional, for an end that is
+ *	     no HCA port: it trains the link again (rvtsw_link_end_train())
  */
 struct rvtsw_link_ops {
 	void (*receive)(struct rvtsw_link_end *end, struct sk_buff *skb);
 	void (*lost)(struct rvtsw_link_end *end, enum rvtsw_counter why);
+	void (*retrain)(struct rvtsw_link_end *end);
 };
 
 /**
@@ -135,6 +142,8 @@ struct rvtsw_link_ops {
  * @ops: what it does with packets
  * @hca: the HCA port, if this end is one; NULL for any other kind of
  *	 end (another switch's port, an uplink)
+ * @mtu: the largest IB MTU (enum ib_mtu) the link carries; 0 for
+ *	 RVTSW_MTU. An uplink's follows its interface (READ_ONCE)
  *
  * A switch port knows its peer only by this: whatever a link can join
  * to a switch (an HCA port today) embeds one.
@@ -142,6 +151,7 @@ struct rvtsw_link_ops {
 struct rvtsw_link_end {
 	const struct rvtsw_link_ops *ops;
 	struct rvtsw_port *hca;
+	u8 mtu;
 };
 
 /**
@@ -490,6 +500,10 @@ int rvtsw_link_set_hca(struct rvtsw_switch *sw, struct rvtsw_port *port,
 int rvtsw_link_set_switch(struct rvtsw_switch *sw, unsigned int num,
 			  u8 state, u8 phys);
 u8 rvtsw_link_switch_phys(struct rvtsw_switch *sw, unsigned int num);
+void rvtsw_link_end_train(struct rvtsw_switch *sw, unsigned int num, bool up);
+void rvtsw_link_end_attach(struct rvtsw_switch *sw, unsigned int num,
+			   struct rvtsw_link_end *end);
+void rvtsw_link_end_detach(struct rvtsw_switch *sw, unsigned int num);
 
 /* switch.c */
 struct rvtsw_switch *rvtsw_switch_create(unsigned int nports, u64 guid,
@@ -498,6 +512,7 @@ void rvtsw_switch_destroy(struct rvtsw_switch *sw);
 void rvtsw_switch_attach(struct rvtsw_dev *dev);
 void rvtsw_switch_detach(struct rvtsw_dev *dev);
 u8 rvtsw_switch_lft(struct rvtsw_switch *sw, u16 lid);
+u8 rvtsw_switch_port_mtu(struct rvtsw_switch *sw, unsigned int num);
 bool rvtsw_switch_mft_has(struct rvtsw_switch *sw, u16 mlid,
 			  unsigned int port);
 u16 rvtsw_switch_port_mask(const struct rvtsw_switch *sw, unsigned int pos);
@@ -548,6 +563,7 @@ struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
 int rvtsw_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		       u32 port_num, int index);
 u64 rvtsw_read_counter(struct rvtsw_port *port, enum rvtsw_counter counter);
+const char *rvtsw_counter_name(enum rvtsw_counter counter);
 
 /* mad.c */
 int rvtsw_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,

@@ -139,3 +139,17 @@ int rvtsw_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 	stats->value[RVTSW_STAT_RC_CRWAITS] = READ_ONCE(rvp->n_rc_crwaits);
 	return RVTSW_NUM_STATS;
 }
+
+/**
+ * rvtsw_counter_name - the name a port counter goes by
+ * @counter: which
+ *
+ * For other ends of links that keep the same counters (an uplink).
+ *
+ * Context: any.
+ * Return: its name, as in hw_counters.
+ */
+const char *rvtsw_counter_name(enum rvtsw_counter counter)
+{
+	return rvtsw_stat_descs[counter].name;
+}

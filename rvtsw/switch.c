@@ -173,6 +173,29 @@ u8 rvtsw_switch_lft(struct rvtsw_switch *sw, u16 lid)
 }
 
 /**
+ * rvtsw_switch_port_mtu - the largest MTU an external port's link carries
+ * @sw: the switch
+ * @num: the external port
+ *
+ * Context: RCU read side.
+ * Return: an enum ib_mtu: what the far end says (an uplink's interface
+ * may carry less), or RVTSW_MTU.
+ */
+u8 rvtsw_switch_port_mtu(struct rvtsw_switch *sw, unsigned int num)
+	__must_hold(RCU)
+{
+	struct rvtsw_link_end *end;
+	u8 mtu = 0;
+
+	if (num && num <= sw->nports) {
+		end = rcu_dereference(sw->peer[num]);
+		if (end)
+			mtu = READ_ONCE(end->mtu);
+	}
+	return mtu ?: RVTSW_MTU;
+}
+
+/**
  * rvtsw_switch_mft_has - does the switch forward a multicast LID to a port?
  * @sw: the switch
  * @mlid: the multicast DLID

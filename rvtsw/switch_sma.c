@@ -164,12 +164,18 @@ static __be16 rvtsw_switch_get_port_info(struct rvtsw_switch *sw, u8 in,
 	if (num > sw->nports)
 		return rvtsw_sma_bad_field();
 	memset(smp->data, 0, sizeof(smp->data));
-	if (num)
+	if (num) {
+		u8 mtu = rvtsw_switch_port_mtu(sw, num);
+
 		rvtsw_sma_fill_link(smp, READ_ONCE(sw->port_state[num]),
 				    rvtsw_link_switch_phys(sw, num));
-	else
+		/* NeighborMTU and MTUCap: what the port's link carries. */
+		pi->neighbormtu_mastersmsl = mtu << 4;
+		pi->inittypereply_mtucap = mtu;
+	} else {
 		rvtsw_sma_fill_link(smp, IB_PORT_ACTIVE,
 				    IB_PORT_PHYS_STATE_LINK_UP);
+	}
 	pi->local_port_num = in;
 	if (!num) {
 		/* Port 0's CapabilityMask speaks for every port's speeds. */

@@ -39,6 +39,8 @@ BAD_PATTERNS=(
 	'lockdep is turned off'
 	# rvtsw's report of a QP reset stuck on its send engine
 	'send engine still running'
+	# an interface whose unregistration waits on a leaked reference
+	'unregister_netdevice: waiting for'
 )
 # Lines never to flag: the command line echo may contain any word.
 IGNORE_PATTERN='(Kernel )?[Cc]ommand line:'

@@ -196,6 +196,76 @@ next_port() {
 	echo $((18600 + $(next_count)))
 }
 
+# ---- verbs programs across the link (pair/10-rxe, pair/20-rvtsw) ----
+# Each runs one program between the guests, b the server, a the client,
+# and judges this side's output. The device's options are the suite's,
+# set once its device is up: PAIR_PP_DEV for libibverbs' ping-pongs
+# (e.g. -d rxe0 -g 1), PAIR_PERF_DEV for perftest (-d rxe0 -x 1). The
+# outputs stay in PAIR_OUT (the suite's own directory, if it sets one).
+PAIR_PP_DEV=()
+PAIR_PERF_DEV=()
+PAIR_OUT=${PAIR_OUT:-$PAIR_STATE}
+# What rping sends and checks (-V) each time, and how many.
+RPING_COUNT=5
+
+# link_pingpong NAME PROG [ARGS...]: PROG (an ibv_*_pingpong) between
+# the guests, ITERS exchanges with both sides' buffers checked (-c);
+# this side finished all.
+link_pingpong() {
+	local name=$1 prog=$2 port out=$PAIR_OUT/$1
+	shift 2
+	port=$(next_port)
+	# shellcheck disable=SC2034 # passed by name
+	local cmd=("$prog" "${PAIR_PP_DEV[@]}" -p "$port" -n "$ITERS" -c "$@")
+	# shellcheck disable=SC2034
+	local ccmd=("${cmd[@]}" "$PEER_ADDR")
+	pair_run "$name" "$out" "tcp_listening $port" cmd ccmd || return
+	grep -q "^$ITERS iters in" "$out" ||
+		{ echo "no '$ITERS iters in' on this side"; return 1; }
+}
+
+# rdma_cm's listener for rping, once it is there.
+rping_listening() {
+	rdma resource show cm_id | grep -q 'state LISTEN.*comm rping'
+}
+
+# link_rping SERVER_ADDR: rping to b's SERVER_ADDR, RPING_COUNT pings,
+# each one's data checked (-V) and shown (-v) on this side.
+link_rping() {
+	local out=$PAIR_OUT/rping got
+	# shellcheck disable=SC2034 # passed by name
+	local scmd=(rping -s -a "$1" -C "$RPING_COUNT" -V -v)
+	# shellcheck disable=SC2034
+	local ccmd=(rping -c -a "$1" -C "$RPING_COUNT" -V -v)
+	pair_run rping "$out" rping_listening scmd ccmd || return
+	got=$(grep -c "ping data: rdma-ping-" "$out")
+	((got == RPING_COUNT)) ||
+		{ echo "$got pings on this side, $RPING_COUNT sent"; return 1; }
+}
+
+# link_perftest NAME ITERS PROG [ARGS...]: a perftest RC program (sourced
+# after lib/perftest.sh) between the guests: this side exits 0; the
+# client's report counts all ITERS iterations with positive figures
+# (unless its clock calibration failed: lib/perftest.sh), and so does the
+# server's when it prints one (its figures, on the passive side, are the
+# client's: not judged there).
+link_perftest() {
+	local name=$1 iters=$2 prog=$3 port out=$PAIR_OUT/$1
+	shift 3
+	port=$(next_port)
+	# shellcheck disable=SC2034 # passed by name
+	local cmd=("$prog" "${PAIR_PERF_DEV[@]}" -p "$port" -F -n "$iters" "$@")
+	# shellcheck disable=SC2034
+	local ccmd=("${cmd[@]}" "$PEER_ADDR")
+	pair_run "$name" "$out" "tcp_listening $port" cmd ccmd || return
+	if ! is_server; then
+		perf_side_ok bw "$out" "$iters"
+	elif [[ -n $(perf_report_line "$out") ]]; then
+		[[ $(perf_iterations "$out") == "$iters" ]] ||
+			{ echo "server: $(perf_iterations "$out") iterations reported, $iters run"; return 1; }
+	fi
+}
+
 # ---- rdma_rxe on the link ----
 
 # mapped_gid ADDR: the RoCE GID of an IPv4 address, as sysfs writes it.
