@@ -29,8 +29,8 @@ generator seeded once draws, for each frame, one class:
   valid       a good packet for a live QP (RC, UC: SEND, RDMA WRITE,
               READ, atomics, responses; UD SEND_ONLY; to QP 1 and QP 0
               too), its PSN the next of that QP's
-  bitflip     a good packet with 1 to 8 bits flipped; half with the CRCs
-              made right again
+  bitflip     a good packet with 1 to 8 bits flipped; some with the CRCs
+              made right again, some with the VCRC alone
   truncate    cut at a random length; some with PktLen and the CRCs made
               right for the shorter packet
   extend      random bytes appended; the same
@@ -414,8 +414,12 @@ class Fuzzer:
                 f = self.frame(KIND_DATA, pkt)
             elif cls == "bitflip":
                 bad = flip_bits(r, pkt)
-                if r.random() < 0.5:
+                how = r.random()
+                if how < 0.4:
                     bad = reseal(bad, fix_len=False)
+                elif how < 0.7:
+                    # The ICRC wrong, the VCRC right: for the HCA's check.
+                    bad = bad[:-2] + struct.pack("<H", vcrc(bad[:-2]))
                 f = self.frame(KIND_DATA, bad)
             elif cls == "truncate":
                 n = r.randrange(0, len(pkt))
@@ -497,18 +501,11 @@ def run(args):
     sock = peer.open_socket(args.iface)
     src = peer.mac_of(args.iface)
     dest = bytes.fromhex(args.dest_mac.replace(":", ""))
-    heart = Heart(sock, src)
     print("wire_fuzz: seed %d, count %d, seconds %s" % (args.seed, args.count,
                                                         args.seconds), flush=True)
-    start = time.monotonic()
-    while heart.echoed < 3:
-        now = time.monotonic()
-        if now - start > TRAIN_S:
-            print("wire_fuzz: the uplink never echoed our heartbeat in %d s" % TRAIN_S)
-            return 1
-        heart.tick(now)
-        time.sleep(0.01)
-    print("wire_fuzz: link trained in %.1f s" % (time.monotonic() - start), flush=True)
+    heart = train(sock, src)
+    if not heart:
+        return 1
     fz = Fuzzer(t, args.seed, dest, src)
     start = time.monotonic()
     deadline = start + args.seconds if args.seconds else None
@@ -543,6 +540,21 @@ def run(args):
     print("wire_fuzz: heartbeats sent %d, answers heard %d" % (heart.seq, heart.echoed))
     print("wire_fuzz: seed %d count %d digest %s" % (args.seed, n, fz.digest.hexdigest()))
     return 0
+
+
+def train(sock, src):
+    """Heartbeats until the uplink answers ours; the Heart, or None."""
+    heart = Heart(sock, src)
+    start = time.monotonic()
+    while heart.echoed < 3:
+        now = time.monotonic()
+        if now - start > TRAIN_S:
+            print("wire_fuzz: the uplink never echoed our heartbeat in %d s" % TRAIN_S)
+            return None
+        heart.tick(now)
+        time.sleep(0.01)
+    print("wire_fuzz: link trained in %.1f s" % (time.monotonic() - start), flush=True)
+    return heart
 
 
 def frames(args):
