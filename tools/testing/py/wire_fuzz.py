@@ -17,6 +17,13 @@ serve does; Documentation/wire.rst, "Uplinks").
   wire_fuzz.py frames INFO --seed N --count N
       The same frames, not sent: their digest (a seed and a count give
       the same frames whatever happens on the wire).
+  wire_fuzz.py uc-abort IFACE DEST_MAC INFO
+      The reproduction of the fuzzer's first find: UC SEND_ONLYs to the
+      UC QP at PSNs 0, 100, 200 and 300, each after the first out of
+      sequence, so that it ends (aborts) the SEND before it, completed.
+      rvtsw let go of that SEND's receive buffer references twice (the
+      second time at the abort): the MR's reference count went below
+      zero, and its deregistration failed.
   wire_fuzz.py selftest
       The table VCRC and the CRC sealing against uplink_peer.py's.
 
@@ -557,6 +564,25 @@ def train(sock, src):
     return heart
 
 
+def uc_abort(args):
+    t = load_target(args.info, args)
+    sock = peer.open_socket(args.iface)
+    src = peer.mac_of(args.iface)
+    dest = bytes.fromhex(args.dest_mac.replace(":", ""))
+    heart = train(sock, src)
+    if not heart:
+        return 1
+    for psn in (0, 100, 200, 300):
+        pkt = packet(t, UC + SEND_ONLY, t.uc, psn, b"", b"\x5a" * 64)
+        sock.send(peer.frame(dest, src, KIND_DATA, pkt))
+        end = time.monotonic() + 0.3
+        while time.monotonic() < end:
+            heart.tick(time.monotonic())
+            time.sleep(0.02)
+    print("wire_fuzz: 4 UC SEND_ONLYs sent to QP %d, PSNs 0, 100, 200, 300" % t.uc)
+    return 0
+
+
 def frames(args):
     t = load_target(args.info, args)
     fz = Fuzzer(t, args.seed, b"\x02" * 6, b"\x04" * 6)
@@ -600,6 +626,13 @@ def main(argv):
         s.add_argument("--seed", type=int, required=True)
         s.add_argument("--dlid", type=int, default=1)
         s.add_argument("--slid", type=int, default=2)
+    u = sub.add_parser("uc-abort")
+    u.add_argument("iface")
+    u.add_argument("dest_mac")
+    u.add_argument("info")
+    u.add_argument("--dlid", type=int, default=1)
+    u.add_argument("--slid", type=int, default=2)
+    u.set_defaults(func=uc_abort)
     s = sub.add_parser("selftest")
     s.set_defaults(func=selftest)
     args = ap.parse_args(argv[1:])
