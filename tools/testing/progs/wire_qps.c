@@ -37,7 +37,6 @@
 #define MR_LEN 65536
 #define REMOTE_QPN 0x100
 
-static volatile sig_atomic_t stop;
 static unsigned long completions, errors, resets, posted;
 
 static void die(const char *fmt, ...)
@@ -50,12 +49,6 @@ static void die(const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 	exit(1);
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
 }
 
 struct holder {
@@ -235,8 +228,8 @@ int main(int argc, char **argv)
 		.cap = { .max_send_wr = 16, .max_recv_wr = RECVS,
 			 .max_send_sge = 1, .max_recv_sge = 1 } };
 	struct holder h = { 0 };
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	sigset_t stop;
 	unsigned int n = 0;
 	int i, rc = 0;
 	FILE *f;
@@ -244,8 +237,11 @@ int main(int argc, char **argv)
 	if (argc != 4)
 		die("usage: wire_qps DEVICE PEER_LID INFO_FILE");
 	h.peer_lid = atoi(argv[2]);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	/* SIGTERM and SIGINT end the loop: its tick waits for them. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
 	h.ctx = open_named_device(argv[1]);
 	if (!h.ctx)
 		die("no device %s", argv[1]);
@@ -280,8 +276,7 @@ int main(int argc, char **argv)
 	if (fclose(f))
 		die("%s: %s", argv[3], strerror(errno));
 
-	while (!stop) {
-		nanosleep(&tick, NULL);
+	while (sigtimedwait(&stop, NULL, &tick) < 0) {
 		drain_cq(&h);
 		if (++n % 5 == 0)
 			revive(&h);
@@ -291,8 +286,10 @@ int main(int argc, char **argv)
 			post_one(&h, 2, n / 10);
 	}
 	drain_cq(&h);
-	printf("wire_qps: %lu requests posted, %lu completions (%lu not successful), %lu QPs put back to RTS\n",
-	       posted, completions, errors, resets);
+	printf("wire_qps: %lu requests posted, %lu completions ", posted,
+	       completions);
+	printf("(%lu not successful), %lu QPs put back to RTS\n", errors,
+	       resets);
 	for (i = 0; i < NQP; i++)
 		if (ibv_destroy_qp(h.qp[i])) {
 			fprintf(stderr, "wire_qps: destroy QP %d: %s\n", i,
