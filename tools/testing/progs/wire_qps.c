@@ -9,7 +9,7 @@
  * Makes two RC QPs, one UC QP and one UD QP on DEVICE port 1, the
  * connected ones to PEER_LID, remote QPN 0x100 + their index (RC 0 and 1,
  * UC 2), starting PSN 0 both ways, path MTU 256, and one MR of 64 KiB
- * that allows remote writes, reads and atomics. Writes what the fuzzer
+ * at a fixed address that allows remote writes, reads and atomics. Writes what the fuzzer
  * needs to INFO_FILE, one line:
  *   rc=QPN,QPN uc=QPN ud=QPN qkey=Q rkey=R addr=A len=L
  * Then, until SIGTERM or SIGINT: keeps every receive queue full, posts a
@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "verbs_device.h"
@@ -36,6 +37,11 @@
 #define SLOT 1024
 #define MR_LEN 65536
 #define REMOTE_QPN 0x100
+/*
+ * The MR's address, the same in every run: the fuzzer's frames name it,
+ * and a seed must give the same frames on every boot.
+ */
+#define MR_ADDR 0x10000000000UL
 
 static unsigned long completions, errors, resets, posted;
 
@@ -247,8 +253,10 @@ int main(int argc, char **argv)
 		die("no device %s", argv[1]);
 	h.pd = ibv_alloc_pd(h.ctx);
 	h.cq = h.pd ? ibv_create_cq(h.ctx, 4 * NQP * RECVS, NULL, NULL, 0) : NULL;
-	if (posix_memalign((void **)&h.buf, 4096, MR_LEN))
-		die("no memory");
+	h.buf = mmap((void *)MR_ADDR, MR_LEN, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (h.buf == MAP_FAILED)
+		die("no memory at %#lx: %s", MR_ADDR, strerror(errno));
 	memset(h.buf, 0, MR_LEN);
 	h.mr = h.cq ? ibv_reg_mr(h.pd, h.buf, MR_LEN, IBV_ACCESS_LOCAL_WRITE |
 				 IBV_ACCESS_REMOTE_WRITE |
@@ -301,7 +309,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wire_qps: teardown: %s\n", strerror(errno));
 		rc = 1;
 	}
-	free(h.buf);
+	munmap(h.buf, MR_LEN);
 	if (!rc)
 		printf("wire_qps: every QP, the MR, CQ and PD destroyed\n");
 	return rc;
