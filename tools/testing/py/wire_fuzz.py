@@ -14,9 +14,10 @@ serve does; Documentation/wire.rst, "Uplinks").
       packets come from LID --slid (the LID the QPs are connected to) to
       --dlid (their port's). Prints the seed, what it sent by class and
       what came back, and the digest of every frame sent.
-  wire_fuzz.py frames INFO --seed N --count N
-      The same frames, not sent: their digest (a seed and a count give
-      the same frames whatever happens on the wire).
+  wire_fuzz.py frames INFO --seed N --count N [--dest-mac M --src-mac M]
+      The same frames, not sent: their digest (a seed, a count, the QPs
+      and the two MAC addresses, 83-wirefuzz's by default, give the same
+      frames whatever happens on the wire).
   wire_fuzz.py uc-abort IFACE DEST_MAC INFO
       The reproduction of the fuzzer's first find: UC SEND_ONLYs to the
       UC QP at PSNs 0, 100, 200 and 300, each after the first out of
@@ -75,6 +76,10 @@ ETH_HDR = 14
 MTU = 256                   # wire_qps's path MTU
 REMOTE_QPN = 0x100          # wire_qps: its QP i is connected to 0x100 + i
 TRAIN_S = 30
+# The MAC addresses 83-wirefuzz gives veth0 (the uplink) and veth1: the
+# frames carry them, and the heartbeats the uplink's GUID made of them.
+SUITE_DEST_MAC = "02:83:00:00:00:01"
+SUITE_SRC_MAC = "02:83:00:00:00:02"
 
 # IBTA's opcodes (vol. 1, 9.2): RC is 0x00 on, UC 0x20 on, UD 0x64.
 SEND_FIRST, SEND_MIDDLE, SEND_LAST, SEND_LAST_IMM = 0, 1, 2, 3
@@ -545,6 +550,7 @@ def run(args):
     print("wire_fuzz: came back by opcode: " +
           " ".join("0x%02x=%d" % kv for kv in sorted(heart.rx.items())))
     print("wire_fuzz: heartbeats sent %d, answers heard %d" % (heart.seq, heart.echoed))
+    print("wire_fuzz: from %s to %s" % (src.hex(":"), dest.hex(":")))
     print("wire_fuzz: seed %d count %d digest %s" % (args.seed, n, fz.digest.hexdigest()))
     return 0
 
@@ -585,7 +591,8 @@ def uc_abort(args):
 
 def frames(args):
     t = load_target(args.info, args)
-    fz = Fuzzer(t, args.seed, b"\x02" * 6, b"\x04" * 6)
+    fz = Fuzzer(t, args.seed, bytes.fromhex(args.dest_mac.replace(":", "")),
+                bytes.fromhex(args.src_mac.replace(":", "")))
     for _ in range(args.count):
         fz.next()
     print("wire_fuzz: seed %d count %d digest %s" % (args.seed, args.count,
@@ -621,6 +628,9 @@ def main(argv):
     q = sub.add_parser("frames")
     q.add_argument("info")
     q.add_argument("--count", type=int, required=True)
+    # 83-wirefuzz's veth0 and veth1.
+    q.add_argument("--dest-mac", default=SUITE_DEST_MAC)
+    q.add_argument("--src-mac", default=SUITE_SRC_MAC)
     q.set_defaults(func=frames)
     for s in (p, q):
         s.add_argument("--seed", type=int, required=True)

@@ -50,8 +50,11 @@ CA_DROPS=(drop_bad_icrc drop_malformed drop_no_dest_qp drop_bad_pkey
 	drop_oversize)
 plan 11
 
+# Fixed MAC addresses: the frames carry them, and the uplink's GUIDs are
+# made of veth0's (wire_fuzz.py's SUITE_*_MAC).
 veth_up() {
-	modprobe veth && ip link add veth0 type veth peer name veth1 &&
+	modprobe veth && ip link add veth0 address 02:83:00:00:00:01 type veth \
+		peer name veth1 address 02:83:00:00:00:02 &&
 		ip netns add "$NS" && ip link set veth1 netns "$NS" &&
 		ip link set veth0 up && ip -n "$NS" link set veth1 up
 }
@@ -120,14 +123,18 @@ counters() {
 	done
 }
 
-# The frames are the seed's and the count's alone.
+# The frames the run sent are the seed's and the count's alone: drawn
+# again without a wire, they have the same digest.
 reproducible() {
-	local a b
-	a=$("$PY" "$FUZZ_PY" frames "$INFO" --seed "$SEED" --count 2000) &&
-		b=$("$PY" "$FUZZ_PY" frames "$INFO" --seed "$SEED" --count 2000) ||
+	local sent again seed count
+	sent=$(grep -o 'seed [0-9]* count [0-9]* digest [0-9a-f]*' "$WORK/fuzz.out") ||
+		{ echo "no digest from the run"; return 1; }
+	read -r _ seed _ count _ _ <<<"$sent"
+	again=$("$PY" "$FUZZ_PY" frames "$INFO" --seed "$seed" --count "$count") ||
 		return
-	echo "$a"
-	[[ $a == "$b" ]] || { echo "again: $b"; return 1; }
+	echo "sent:   $sent"
+	echo "drawn: ${again#wire_fuzz: }"
+	[[ ${again#wire_fuzz: } == "$sent" ]]
 }
 
 fuzz() {
@@ -135,7 +142,10 @@ fuzz() {
 	counters "$CA" >"$WORK/$CA.before"
 	ip netns exec "$NS" "$PY" "$FUZZ_PY" run veth1 \
 		"$(</sys/class/net/veth0/address)" "$INFO" --seed "$SEED" \
-		--count "$COUNT" --seconds "$SECS"
+		--count "$COUNT" --seconds "$SECS" >"$WORK/fuzz.out" 2>&1
+	local rc=$?
+	cat "$WORK/fuzz.out"
+	return "$rc"
 }
 
 # moved DEV NAME...: DEV's counters since fuzz began, every one that
@@ -216,8 +226,8 @@ step umad modprobe ib_umad
 step ready wait_for 50 test -e "$SYS/$UP/ports/1/state"
 t uc-abort-after-send uc_abort
 step qps qps_start
-t reproducible reproducible
 t fuzz fuzz
+t reproducible reproducible
 t drops-counted drops_counted
 t qps-destroyed qps_destroyed
 t retrains retrains
