@@ -22,7 +22,9 @@
 # RVT_WIREFUZZ_SEED (default 83): make check's. `make fuzz-wire` runs it
 # for 30 minutes on the debug kernel, with a seed from the date
 # (Documentation/testing.rst). The seed and the frames' digest are
-# printed; a seed and a count give the same frames:
+# printed; a seed and a count give the same frames (the MAC addresses
+# and the MR's address are fixed), which reproducible checks by drawing
+# them again:
 #   wire_fuzz.py frames INFO --seed SEED --count N    (their digest)
 # shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
