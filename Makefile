@@ -19,7 +19,7 @@ CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): 
 	run tools/setup.sh (make setup), or give KDIR=' >&2; exit 1; }
 
 .PHONY: all modules tests progs clean install setup check check-debug demo \
-	demo-fabric bench man style deb check-dkms check-rt check-wire
+	demo-fabric bench man style deb check-dkms check-rt check-wire fuzz-wire
 
 all: modules
 
@@ -97,6 +97,17 @@ check-debug:
 
 demo: setup
 	$(REPO)/tools/demo.sh
+
+# The wire fuzzer's long run (83-wirefuzz, Documentation/testing.rst):
+# FUZZ_SECONDS (default 1800) of random and mutated frames into an
+# uplink, on the debug lane's kernel, with a seed from the date unless
+# RVT_WIREFUZZ_SEED names one.
+FUZZ_SECONDS ?= 1800
+fuzz-wire:
+	$(REPO)/tools/setup.sh flex bison libelf-dev libssl-dev bc
+	RVT_WIREFUZZ_SECONDS=$(FUZZ_SECONDS) RVT_WIREFUZZ_COUNT=0 \
+	RVT_WIREFUZZ_SEED=$${RVT_WIREFUZZ_SEED:-$$(date +%s)} \
+		$(REPO)/tools/check.sh --debug-kernel 83-wirefuzz.sh
 
 # The managed fabric: OpenSM brings rvtsw's switch and ports up; the
 # diags, IPoIB and rping over it.

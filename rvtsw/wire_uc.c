@@ -86,7 +86,13 @@ static bool rvtsw_uc_send(struct rvt_qp *qp, const struct rvtsw_pkt *pkt)
 	qp->r_rcv_len += pkt->paylen;
 	rvt_copy_sge(qp, &qp->r_sge, pkt->payload, pkt->paylen, false, false);
 	if (last) {
+		/*
+		 * r_sge is a copy of s_rdma_read_sge, not references of its
+		 * own: they go once, and r_sge keeps none for an abort or a
+		 * reset to let go of again.
+		 */
 		rvt_put_ss(&qp->s_rdma_read_sge);
+		qp->r_sge.num_sge = 0;
 		rvtsw_uc_recv_done(qp, pkt, qp->r_rcv_len, false);
 	}
 	return true;
