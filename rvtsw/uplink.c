@@ -410,6 +410,21 @@ static void rvtsw_uplink_tx_work(struct work_struct *work)
 		queue_work(rvt_bh_wq, work);
 }
 
+/*
+ * A packet built in this host leaves its CRCs out (rvtsw_pkt_finish():
+ * trusted); one that leaves the host gets them, on bytes of its own if a
+ * multicast clone shares them. Return: false if there was no memory.
+ */
+static bool rvtsw_uplink_seal(struct sk_buff *skb)
+{
+	if (!rvtsw_skb_cb(skb)->trusted)
+		return true;
+	if (skb_unclone(skb, GFP_ATOMIC))
+		return false;
+	rvtsw_pkt_seal(skb);
+	return true;
+}
+
 /* The switch sends a packet out of the uplink's port. */
 static void rvtsw_uplink_end_receive(struct rvtsw_link_end *end,
 				     struct sk_buff *skb)
@@ -419,6 +434,11 @@ static void rvtsw_uplink_end_receive(struct rvtsw_link_end *end,
 	unsigned long flags;
 	bool full;
 
+	if (!rvtsw_uplink_seal(skb)) {
+		rvtsw_uplink_count(up, RVTSW_CNT_DROP_NOMEM);
+		kfree_skb(skb);
+		return;
+	}
 	skb_orphan(skb);
 	spin_lock_irqsave(&q->lock, flags);
 	full = skb_queue_len(q) >= RVTSW_UPLINK_TXQ_MAX;
