@@ -57,11 +57,11 @@ modprobe_core() {
 	modprobe rdmavt && loaded_rdmavt_is "$1"
 }
 
-# driver_on_rdmavt DRIVER: the distro's DRIVER loads on the rdmavt
-# loaded, and uses it (no hardware: it registers its PCI driver and
+# driver_on_ours DRIVER: the distro's DRIVER loads on our rdmavt, loaded
+# before it, and uses it (no hardware: it registers its PCI driver and
 # waits).
-driver_on_rdmavt() {
-	modprobe "$1" || return
+driver_on_ours() {
+	loaded_rdmavt_is ours && modprobe "$1" || return
 	lsmod | grep '^rdmavt ' | grep -qw "$1" ||
 		{ echo "$1 does not use rdmavt"; return 1; }
 	modprobe -r "$1"
@@ -82,15 +82,15 @@ distro_core_loads() {
 	modprobe_core distro && modprobe -r rdmavt
 }
 
-step package find_package
+package_step
 step clean-slate clean_slate
 t dpkg-install dpkg -i "$DEB"
 t source-tree source_tree
 t built-for-running built_for "$KVER"
 t modinfo-updates-dkms ours_resolved "$KVER"
 t modprobe-ours modprobe_core ours
-t modprobe-hfi1 driver_on_rdmavt hfi1
-t modprobe-ib_qib driver_on_rdmavt ib_qib
+t modprobe-hfi1 driver_on_ours hfi1
+t modprobe-ib_qib driver_on_ours ib_qib
 t rvtsw-pingpong rvtsw_pingpong
 t unload unload
 t apt-get-remove remove_package

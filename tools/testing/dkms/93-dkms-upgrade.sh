@@ -103,7 +103,7 @@ upgrade_declined() {
 	echo "nothing of ours in $MODULES/$1"
 }
 
-step package find_package
+package_step
 step clean-slate clean_slate
 step hide-headers hide_headers
 t dpkg-install-no-headers install_no_headers

@@ -30,6 +30,13 @@ skip_unless_packaged_here() {
 	exit 0
 }
 
+# package_step: the suites' first step, the package make deb left; DEB
+# and VERSION are set in the suite's own shell, since step runs what it
+# is given in a subshell.
+package_step() {
+	step package find_package && find_package >/dev/null
+}
+
 # find_package: DEB and VERSION of the one package make deb left
 # (tools/deb.sh empties build/deb first).
 find_package() {
