@@ -15,57 +15,12 @@
 # an interface that goes away takes its uplink with it.
 # shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/uplink.sh
+source "$TESTING_DIR/lib/uplink.sh"
 
-PEER_PY=$TESTING_DIR/py/uplink_peer.py
 NS=uplinkpeer
-UP=rvtsw_up0
-CA=rvtsw_0
-WORK=$(mktemp -d)
-LOG=$WORK/peer.log
-PEER_PID=$WORK/peer.pid
 BAD=(short kind length runt vcrc icrc)
 plan $((16 + ${#BAD[@]}))
-
-# The veth pair: veth0 here, veth1 in the peer's namespace, both up.
-veth_up() {
-	modprobe veth && ip link add veth0 type veth peer name veth1 &&
-		ip netns add "$NS" && ip link set veth1 netns "$NS" &&
-		ip link set veth0 up && ip -n "$NS" link set veth1 up
-}
-
-veth_down() {
-	ip link del veth0 2>/dev/null
-	ip netns del "$NS" 2>/dev/null
-	true
-}
-
-# peer_start [--no-echo]: the peer, answering heartbeats (or not), its
-# log afresh. Tests run in command substitutions: the peer holds none of
-# their output open, and its PID is kept in a file.
-peer_start() {
-	: >"$LOG"
-	ip netns exec "$NS" "$PY" "$PEER_PY" serve veth1 "$LOG" "$@" \
-		</dev/null >>"$WORK/peer.out" 2>&1 &
-	echo $! >"$PEER_PID"
-}
-
-pid_gone() { ! kill -0 "$1" 2>/dev/null; }
-
-peer_stop() {
-	local pid
-	[[ -s $PEER_PID ]] || return 0
-	pid=$(<"$PEER_PID")
-	kill "$pid" 2>/dev/null
-	wait_for 50 pid_gone "$pid"
-	: >"$PEER_PID"
-}
-
-# The uplink device's port state, and its counter NAME; a counter NAME of
-# rvtsw_0 port 1. The IB core serves hw_counters from a copy up to a
-# jiffy old: let one pass.
-up_state() { port_state "$UP/1"; }
-up_counter() { sleep 0.02; hw_counter "$UP" 1 "$1"; }
-ca_counter() { sleep 0.02; hw_counter "$CA" 1 "$1"; }
 
 # switch_port2 FIELD: a field of the switch's PortInfo of port 2 (the
 # uplink's), one hop from rvtsw_0 port 1.
@@ -110,8 +65,7 @@ no_echo_stays_down() {
 
 trains_up() {
 	local out
-	peer_start
-	wait_for 100 port_is "$UP/1" ACTIVE || { echo "state $(up_state)"; return 1; }
+	retrains || return
 	out=$(rdma link show "$UP/1") || return
 	echo "$out"
 	grep -q "state ACTIVE physical_state LINK_UP netdev veth0" <<<"$out" &&
@@ -123,39 +77,6 @@ mtu_is() {
 	local out
 	out=$(smpquery -C "$CA" -P 1 -D portinfo 0,1 2)
 	expect_fields "$out" "MtuCap=$1" "NeighborMTU=$1"
-}
-
-# frame_out WHAT PATTERN CMD...: CMD sends a packet to LID 2; a frame the
-# peer found good, matching PATTERN, arrives on veth1 and the uplink
-# counts it sent.
-frame_out() {
-	local what=$1 pattern=$2 before after
-	shift 2
-	before=$(up_counter uplink_tx_frames)
-	"$@" >/dev/null 2>&1
-	wait_for 50 grep -q "^DATA ok $pattern" "$LOG" ||
-		{ echo "no $what frame in the peer's log:"; grep -v HELLO "$LOG"; return 1; }
-	grep "^DATA ok $pattern" "$LOG" | head -n 1
-	after=$(up_counter uplink_tx_frames)
-	echo "uplink_tx_frames +$((after - before))"
-	((after > before)) || return 1
-	! grep -q '^DATA bad\|^FRAME bad' "$LOG"
-}
-
-inject() {
-	ip netns exec "$NS" "$PY" "$PEER_PY" inject veth1 \
-		"$(</sys/class/net/veth0/address)" "$@"
-}
-
-# A good UD datagram from the peer reaches rvtsw_0's QP1 (the MAD layer's).
-good_frame_in() {
-	local before after
-	before=$(ca_counter rx_packets)
-	inject good 1 || return
-	wait_for 50 test "$(ca_counter rx_packets)" -gt "$before"
-	after=$(ca_counter rx_packets)
-	echo "rx_packets +$((after - before))"
-	((after == before + 1))
 }
 
 # bad_frame KIND: one bad frame from the peer, dropped and counted once
@@ -187,11 +108,6 @@ peer_stops_down() {
 	wait_for 50 port_is "$UP/1" DOWN || { echo "state $(up_state)"; return 1; }
 	expect "switch port 2 LinkState" "$(switch_port2 LinkState)" Down &&
 		stays DOWN 2
-}
-
-retrains() {
-	peer_start
-	wait_for 100 port_is "$UP/1" ACTIVE || { echo "state $(up_state)"; return 1; }
 }
 
 # set_mtu N: both ends of the veth pair.
