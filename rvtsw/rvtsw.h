@@ -562,6 +562,7 @@ struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
 						u32 port_num);
 int rvtsw_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		       u32 port_num, int index);
+u64 rvtsw_percpu_sum(u64 __percpu *count);
 u64 rvtsw_read_counter(struct rvtsw_port *port, enum rvtsw_counter counter);
 const char *rvtsw_counter_name(enum rvtsw_counter counter);
 

@@ -88,6 +88,23 @@ struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
 }
 
 /**
+ * rvtsw_percpu_sum - the current value of a per-CPU counter
+ * @count: the counter (a port's or an uplink's)
+ *
+ * Context: any; each CPU's part is read without a lock.
+ * Return: the sum over every CPU.
+ */
+u64 rvtsw_percpu_sum(u64 __percpu *count)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(count, cpu);
+	return sum;
+}
+
+/**
  * rvtsw_read_counter - the current value of one of a port's counters
  * @port: the port
  * @counter: which
@@ -97,12 +114,7 @@ struct rdma_hw_stats *rvtsw_alloc_hw_port_stats(struct ib_device *ibdev,
  */
 u64 rvtsw_read_counter(struct rvtsw_port *port, enum rvtsw_counter counter)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(port->stats, cpu)->count[counter];
-	return sum;
+	return rvtsw_percpu_sum(&port->stats->count[counter]);
 }
 
 /**

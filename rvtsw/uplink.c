@@ -109,12 +109,7 @@ u8 rvtsw_uplink_ib_mtu(unsigned int eth_mtu)
  */
 u64 rvtsw_uplink_read(struct rvtsw_uplink *up, unsigned int counter)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(up->stats, cpu)->count[counter];
-	return sum;
+	return rvtsw_percpu_sum(&up->stats->count[counter]);
 }
 
 /* Is the link alive: answered lately, over an interface that carries it? */

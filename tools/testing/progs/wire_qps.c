@@ -228,17 +228,86 @@ static void revive(struct holder *h)
 	}
 }
 
-int main(int argc, char **argv)
+/* The device, PD, CQ, the MR at its fixed address, and the QPs at RTS. */
+static void holder_open(struct holder *h, const char *dev)
 {
 	struct ibv_qp_init_attr init = {
 		.cap = { .max_send_wr = 16, .max_recv_wr = RECVS,
 			 .max_send_sge = 1, .max_recv_sge = 1 } };
+	int i;
+
+	h->ctx = open_named_device(dev);
+	if (!h->ctx)
+		die("no device %s", dev);
+	h->pd = ibv_alloc_pd(h->ctx);
+	h->cq = h->pd ? ibv_create_cq(h->ctx, 4 * NQP * RECVS, NULL, NULL, 0) :
+			NULL;
+	h->buf = mmap((void *)MR_ADDR, MR_LEN, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (h->buf == MAP_FAILED)
+		die("no memory at %#lx: %s", MR_ADDR, strerror(errno));
+	memset(h->buf, 0, MR_LEN);
+	h->mr = h->cq ? ibv_reg_mr(h->pd, h->buf, MR_LEN,
+				   IBV_ACCESS_LOCAL_WRITE |
+				   IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC) : NULL;
+	if (!h->mr)
+		die("PD, CQ or MR: %s", strerror(errno));
+	init.send_cq = h->cq;
+	init.recv_cq = h->cq;
+	for (i = 0; i < NQP; i++) {
+		h->type[i] = types[i];
+		init.qp_type = types[i];
+		h->qp[i] = ibv_create_qp(h->pd, &init);
+		if (!h->qp[i] || to_rts(h, i))
+			die("QP %d: %s", i, strerror(errno));
+	}
+}
+
+/* What the fuzzer needs to aim at the QPs and the MR, into @path. */
+static void write_info(const struct holder *h, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	fprintf(f, "rc=%u,%u uc=%u ud=%u qkey=%u rkey=%u addr=%lu len=%u\n",
+		h->qp[0]->qp_num, h->qp[1]->qp_num, h->qp[2]->qp_num,
+		h->qp[3]->qp_num, QKEY, h->mr->rkey,
+		(unsigned long)(uintptr_t)h->buf, MR_LEN);
+	if (fclose(f))
+		die("%s: %s", path, strerror(errno));
+}
+
+/* Everything destroyed. Return: 0, or 1 if something could not be. */
+static int holder_close(struct holder *h)
+{
+	int i, rc = 0;
+
+	for (i = 0; i < NQP; i++)
+		if (ibv_destroy_qp(h->qp[i])) {
+			fprintf(stderr, "wire_qps: destroy QP %d: %s\n", i,
+				strerror(errno));
+			rc = 1;
+		}
+	if (ibv_dereg_mr(h->mr) || ibv_destroy_cq(h->cq) ||
+	    ibv_dealloc_pd(h->pd) || ibv_close_device(h->ctx)) {
+		fprintf(stderr, "wire_qps: teardown: %s\n", strerror(errno));
+		rc = 1;
+	}
+	munmap(h->buf, MR_LEN);
+	if (!rc)
+		printf("wire_qps: every QP, the MR, CQ and PD destroyed\n");
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
 	struct holder h = { 0 };
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	sigset_t stop;
 	unsigned int n = 0;
-	int i, rc = 0;
-	FILE *f;
 
 	if (argc != 4)
 		die("usage: wire_qps DEVICE PEER_LID INFO_FILE");
@@ -248,41 +317,8 @@ int main(int argc, char **argv)
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGINT);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
-	h.ctx = open_named_device(argv[1]);
-	if (!h.ctx)
-		die("no device %s", argv[1]);
-	h.pd = ibv_alloc_pd(h.ctx);
-	h.cq = h.pd ? ibv_create_cq(h.ctx, 4 * NQP * RECVS, NULL, NULL, 0) : NULL;
-	h.buf = mmap((void *)MR_ADDR, MR_LEN, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	if (h.buf == MAP_FAILED)
-		die("no memory at %#lx: %s", MR_ADDR, strerror(errno));
-	memset(h.buf, 0, MR_LEN);
-	h.mr = h.cq ? ibv_reg_mr(h.pd, h.buf, MR_LEN, IBV_ACCESS_LOCAL_WRITE |
-				 IBV_ACCESS_REMOTE_WRITE |
-				 IBV_ACCESS_REMOTE_READ |
-				 IBV_ACCESS_REMOTE_ATOMIC) : NULL;
-	if (!h.mr)
-		die("PD, CQ or MR: %s", strerror(errno));
-	init.send_cq = h.cq;
-	init.recv_cq = h.cq;
-	for (i = 0; i < NQP; i++) {
-		h.type[i] = types[i];
-		init.qp_type = types[i];
-		h.qp[i] = ibv_create_qp(h.pd, &init);
-		if (!h.qp[i] || to_rts(&h, i))
-			die("QP %d: %s", i, strerror(errno));
-	}
-
-	f = fopen(argv[3], "w");
-	if (!f)
-		die("%s: %s", argv[3], strerror(errno));
-	fprintf(f, "rc=%u,%u uc=%u ud=%u qkey=%u rkey=%u addr=%lu len=%u\n",
-		h.qp[0]->qp_num, h.qp[1]->qp_num, h.qp[2]->qp_num,
-		h.qp[3]->qp_num, QKEY, h.mr->rkey,
-		(unsigned long)(uintptr_t)h.buf, MR_LEN);
-	if (fclose(f))
-		die("%s: %s", argv[3], strerror(errno));
+	holder_open(&h, argv[1]);
+	write_info(&h, argv[3]);
 
 	while (sigtimedwait(&stop, NULL, &tick) < 0) {
 		drain_cq(&h);
@@ -298,19 +334,5 @@ int main(int argc, char **argv)
 	       completions);
 	printf("(%lu not successful), %lu QPs put back to RTS\n", errors,
 	       resets);
-	for (i = 0; i < NQP; i++)
-		if (ibv_destroy_qp(h.qp[i])) {
-			fprintf(stderr, "wire_qps: destroy QP %d: %s\n", i,
-				strerror(errno));
-			rc = 1;
-		}
-	if (ibv_dereg_mr(h.mr) || ibv_destroy_cq(h.cq) ||
-	    ibv_dealloc_pd(h.pd) || ibv_close_device(h.ctx)) {
-		fprintf(stderr, "wire_qps: teardown: %s\n", strerror(errno));
-		rc = 1;
-	}
-	munmap(h.buf, MR_LEN);
-	if (!rc)
-		printf("wire_qps: every QP, the MR, CQ and PD destroyed\n");
-	return rc;
+	return holder_close(&h);
 }
