@@ -133,6 +133,9 @@ check_kernel_files() {
 
 main() {
 	log "kernel $KVER"
+	# The packages first: unpacking a kernel runs depmod (kmod), which a
+	# fresh machine lacks; then what that kernel's headers need.
+	install_packages
 	fetch_kernel
 	install_packages
 	check_kernel_files
