@@ -220,7 +220,7 @@ role_cores() {
 # coreless suites in the first one only; each with its logs and results
 # in a directory of its own, its results named after it.
 run_pairings() {
-	local pairing suites f first=1 top=$OUT
+	local pairing suites f first=1 top=$OUT start
 	for pairing in $PAIRINGS; do
 		suites=()
 		for f; do
@@ -234,9 +234,11 @@ run_pairings() {
 		GUEST=wire/$RVT_CORES_A-$RVT_CORES_B
 		mkdir -p "$OUT"
 		echo "=== pairing a:$RVT_CORES_A b:$RVT_CORES_B: ${suites[*]##*/}"
+		start=$SECONDS
 		run_guest "${suites[@]}"
 		echo "a:$RVT_CORES_A b:$RVT_CORES_B"
 		tally --table
+		echo "=== pairing a:$RVT_CORES_A b:$RVT_CORES_B took $((SECONDS - start)) s"
 	done
 	OUT=$top
 }
