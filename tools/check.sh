@@ -19,9 +19,10 @@
 #
 # `make check-wire` (tools/check.sh --wire [SUITE...]): the two-guest
 # suites (tools/testing/pair/, or the SUITEs named) in a pair of guests
-# joined by a virtio-net link (tools/vm/pair.sh), on our core
-# (RVT_CORES); each guest reports as its role, a and b, and both are
-# counted as one run.
+# joined by a virtio-net link (tools/vm/pair.sh), once for each pairing
+# of cores (RVT_PAIRINGS, a's core:b's): ours in both, then ours against
+# the distro's both ways; each guest reports as its role, a and b, on
+# its core, and each pairing is one run, with logs of its own.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,6 +42,10 @@ WIRE=
 RUNNER=$REPO/tools/vm/run.sh
 SUITE_DIR=$REPO/tools/testing/suites
 ROLES=
+PAIRINGS=
+# What the guest's results are recorded as: guest/..., in the two-guest
+# lane wire/<a's core>-<b's core>/...
+GUEST=guest
 RUN_OPTS=()
 # The RT lane's suites: the core, the data path, the stress.
 RT_SUITES=(10-modules 20-devinfo 30-pd 40-cq-mr 50-qp-kernel 55-qp
@@ -104,20 +109,31 @@ suite_names() {
 }
 
 # tally [--table]: the guest's results as counted from the results
-# channel alone (tools/testing/lib/results.py), plans checked.
+# channel alone (tools/testing/lib/results.py), plans checked; in a pair,
+# each guest's on its own cores.
 tally() {
-	python3 "$REPO/tools/testing/lib/results.py" "$@" \
-		--cores "$CORES" --suites "$SUITES" "$OUT/results.log"
+	local role
+	if [[ -z $WIRE ]]; then
+		python3 "$REPO/tools/testing/lib/results.py" "$@" \
+			--cores "$CORES" --suites "$SUITES" "$OUT/results.log"
+		return
+	fi
+	for role in a b; do
+		python3 "$REPO/tools/testing/lib/results.py" "$@" \
+			--cores "$(role_cores "$role")" \
+			--suites "$(grep -- "-$role\$" <<<"$SUITES")" \
+			"$OUT/results.log.$role"
+	done
 }
 
 # Count the guest's results; the runner's own verdict (kernel log clean,
 # guest finished) is a result of its own. The console (guest.log) is for
 # reading only: results are counted from the results channel.
 run_guest() {
-	local log=$OUT/guest.log rc=0 status name id count doc
+	local log=$OUT/guest.log rc=0 status name id count doc known
 	CORES=${RVT_CORES:-ours distro}
 	SUITES=$(suite_names "$@")
-	rm -f "$OUT/serial.known"
+	rm -f "$OUT"/serial.known "$OUT"/serial.[ab].known
 	# TCG is slow, and slower still when other guests share the host.
 	"$RUNNER" --pci-testdev --log "$OUT/serial.log" \
 		--results "$OUT/results.log" "${RUN_OPTS[@]}" \
@@ -125,18 +141,20 @@ run_guest() {
 		"$REPO/tools/testing/guest.sh" "$@" 2>&1 | tee "$log" ||
 		rc=${PIPESTATUS[0]}
 	while read -r status name; do
-		record "$status" "guest/$name"
+		record "$status" "$GUEST/$name"
 	done < <(tally)
 	# The recorded upstream complaints the runner let pass, an entry of
-	# tools/testing/known-complaints a line (Documentation/testing.rst).
-	if [[ -f $OUT/serial.known ]]; then
+	# tools/testing/known-complaints a line (Documentation/testing.rst);
+	# a pair's guests each have their own.
+	for known in "$OUT"/serial.known "$OUT"/serial.[ab].known; do
+		[[ -f $known ]] || continue
 		while read -r id count doc; do
-			record KNOWN "guest/kernel-log/$id: $count recorded upstream complaint(s) of the distro core (Documentation/$doc)"
-		done <"$OUT/serial.known"
-	fi
+			record KNOWN "$GUEST/kernel-log/$id: $count recorded upstream complaint(s) of the distro core (Documentation/$doc)"
+		done <"$known"
+	done
 	case $rc in
-	0) record PASS guest/vm-run-and-kernel-log-clean ;;
-	*) record FAIL "guest/vm-run-and-kernel-log-clean (run.sh status $rc)" ;;
+	0) record PASS "$GUEST/vm-run-and-kernel-log-clean" ;;
+	*) record FAIL "$GUEST/vm-run-and-kernel-log-clean (run.sh status $rc)" ;;
 	esac
 }
 
@@ -168,14 +186,61 @@ use_rt_kernel() {
 }
 
 # The two-guest lane: pair.sh's two guests, the suites of
-# tools/testing/pair (guest.sh runs those it is given).
+# tools/testing/pair (guest.sh runs those it is given), once for each
+# pairing of RVT_PAIRINGS (a's core:b's). By default ours in both, then
+# the cross-core pairings of issue 34: our rdmavt in one guest, the
+# distro's in the other, both ways; with RVT_CORES set, each of its
+# cores in both guests.
 use_wire() {
+	local core
 	OUT=$REPO/build/check-wire
 	RUNNER=$REPO/tools/vm/pair.sh
 	SUITE_DIR=$REPO/tools/testing/pair
 	ROLES="a b"
-	export RVT_CORES=${RVT_CORES:-ours}
-	echo "check-wire: two guests on a link, cores: $RVT_CORES"
+	if [[ -z ${RVT_PAIRINGS:-} && -n ${RVT_CORES:-} ]]; then
+		for core in $RVT_CORES; do
+			RVT_PAIRINGS+=" $core:$core"
+		done
+	fi
+	PAIRINGS=${RVT_PAIRINGS:-ours:ours ours:distro distro:ours}
+	echo "check-wire: two guests on a link, pairings (a:b): $PAIRINGS"
+}
+
+# The pair suites that load no rdmavt core (rdma_rxe is a driver of its
+# own): a pairing of cores has nothing to add to their first run.
+WIRE_CORELESS=" 10-rxe "
+
+# role_cores ROLE: the cores of ROLE's guest in this pairing.
+role_cores() {
+	local var=RVT_CORES_${1^^}
+	echo "${!var}"
+}
+
+# run_pairings SUITE...: a pair run (run_guest) for each pairing, the
+# coreless suites in the first one only; each with its logs and results
+# in a directory of its own, its results named after it.
+run_pairings() {
+	local pairing suites f first=1 top=$OUT start
+	for pairing in $PAIRINGS; do
+		suites=()
+		for f; do
+			[[ -n $first || $WIRE_CORELESS != *" $(basename "$f" .sh) "* ]] &&
+				suites+=("$f")
+		done
+		first=
+		((${#suites[@]})) || continue
+		export RVT_CORES_A=${pairing%%:*} RVT_CORES_B=${pairing#*:}
+		OUT=$top/$RVT_CORES_A-$RVT_CORES_B
+		GUEST=wire/$RVT_CORES_A-$RVT_CORES_B
+		mkdir -p "$OUT"
+		echo "=== pairing a:$RVT_CORES_A b:$RVT_CORES_B: ${suites[*]##*/}"
+		start=$SECONDS
+		run_guest "${suites[@]}"
+		echo "a:$RVT_CORES_A b:$RVT_CORES_B"
+		tally --table
+		echo "=== pairing a:$RVT_CORES_A b:$RVT_CORES_B took $((SECONDS - start)) s"
+	done
+	OUT=$top
 }
 
 # suite_paths SUITE...: each as a path, those given by name under
@@ -248,9 +313,12 @@ main() {
 	fi
 	mkdir -p "$OUT"
 	host_steps
-	run_guest "$@"
-
-	tally --table
+	if [[ -n $WIRE ]]; then
+		run_pairings "$@"
+	else
+		run_guest "$@"
+		tally --table
+	fi
 	if ((SKIPPED)); then
 		echo "Skipped, and known differences of the distro core:"
 		printf '  %s\n' "${SKIPS[@]}"

@@ -6,6 +6,10 @@
 # its eth0, up with a static IPv4 address (guest-init: RVT_LINK_ADDR),
 # and the peer's address is RVT_PEER_ADDR. How the roles keep in step
 # over the link is the script's business (tools/testing/lib/pair.sh).
+# Each guest has its own rdmavt cores: RVT_CORES_A and RVT_CORES_B, each
+# RVT_CORES (then guest.sh's "ours distro") unless set, as many in both:
+# the Nth run of a's suites meets the Nth of b's. a on ours and b on the
+# distro's (or the other way) is the cross-core run.
 #
 # The run is one: the two results channels are merged into one file
 # (a's lines, then b's), for results.py; a guest that times out or never
@@ -34,7 +38,8 @@ Run SCRIPT ARGS... in two guests, a (${ADDR[a]}) and b (${ADDR[b]}), joined
 by a virtio-net link (their eth0), each as tools/vm/run.sh runs a script,
 with RVT_ROLE (a or b), RVT_LINK_ADDR (its own ADDR/$PREFIX) and
 RVT_PEER_ADDR (the other's) in its environment. Each guest gets one vCPU
-unless --smp says otherwise.
+unless --smp says otherwise, and the rdmavt cores of RVT_CORES_A or
+RVT_CORES_B (default RVT_CORES, else "ours distro"), as many for both.
 
 Options:
   --log FILE       console logs: FILE with .a.log and .b.log for .log
@@ -95,6 +100,18 @@ parse_args() {
 	SCRIPT_ARGS=("$@")
 	[[ $LOG == *.log ]] || usage_error "--log FILE must end in .log"
 	[[ -n $RESULTS ]] || RESULTS=${LOG%.log}.results
+	local a b
+	read -ra a <<<"$(role_cores a)"
+	read -ra b <<<"$(role_cores b)"
+	((${#a[@]} == ${#b[@]})) ||
+		usage_error "a's cores (${a[*]}) and b's (${b[*]}) differ in number: the guests would run out of step"
+}
+
+# role_cores ROLE: the rdmavt cores ROLE's guest runs its suites on:
+# RVT_CORES_A or RVT_CORES_B, else RVT_CORES, else guest.sh's default.
+role_cores() {
+	local var=RVT_CORES_${1^^}
+	echo "${!var:-${RVT_CORES:-ours distro}}"
 }
 
 # start_guest ROLE PEER: run.sh for ROLE in the background, its console
@@ -103,7 +120,7 @@ declare -A PIDS=() STATUS=()
 start_guest() {
 	local role=$1 peer=$2
 	RVT_ROLE=$role RVT_LINK_ADDR=${ADDR[$role]}/$PREFIX \
-		RVT_PEER_ADDR=${ADDR[$peer]} \
+		RVT_PEER_ADDR=${ADDR[$peer]} RVT_CORES=$(role_cores "$role") \
 		"$VM_DIR/run.sh" "${RUN_OPTS[@]}" \
 		--link "$SOCK_DIR/$role.sock:$SOCK_DIR/$peer.sock" \
 		--mac "${MAC[$role]}" --log "${LOG%.log}.$role.log" \
@@ -179,7 +196,7 @@ main() {
 	SOCK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rvt-pair.XXXXXX")
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
-	log "two guests, a ${ADDR[a]} and b ${ADDR[b]}, on a link; logs ${LOG%.log}.{a,b}.log"
+	log "two guests, a ${ADDR[a]} (cores: $(role_cores a)) and b ${ADDR[b]} (cores: $(role_cores b)), on a link; logs ${LOG%.log}.{a,b}.log"
 	start_guest a b
 	start_guest b a
 	wait_guests

@@ -302,6 +302,32 @@ pair_stop_cases() {
 check "pair: a guest without a verdict stops the other" \
 	<(printf '%s\n' 'a ended 124: b 143' 'a ended 1: b 0') pair_stop_cases
 
+# Each guest of a pair has its own cores (pair.sh): RVT_CORES_A and
+# RVT_CORES_B, else RVT_CORES, else guest.sh's "ours distro"; lists of
+# different lengths would put the guests out of step, and are refused.
+# shellcheck disable=SC2317,SC2034 # called through check; read by role_cores
+pair_core_cases() {
+	(
+		# shellcheck source=tools/vm/pair.sh
+		source "$REPO/tools/vm/pair.sh"
+		unset RVT_CORES RVT_CORES_A RVT_CORES_B
+		echo "unset: $(role_cores a) / $(role_cores b)"
+		RVT_CORES=ours
+		echo "RVT_CORES: $(role_cores a) / $(role_cores b)"
+		RVT_CORES_A=ours RVT_CORES_B=distro
+		echo "per role: $(role_cores a) / $(role_cores b)"
+		(parse_args x.sh)
+		echo "one each: status $?"
+		RVT_CORES_B="distro ours"
+		(parse_args x.sh 2>/dev/null)
+		echo "one and two: status $?"
+	)
+}
+check "pair: each guest's cores" <(printf '%s\n' \
+	'unset: ours distro / ours distro' 'RVT_CORES: ours / ours' \
+	'per role: ours / distro' 'one each: status 0' \
+	'one and two: status 2') pair_core_cases
+
 # The barrier the two halves of a pair suite keep in step with
 # (lib/barrier.py), here over lo: met, each learning the other's word;
 # out of step (another barrier's name) fails both sides; no peer fails
