@@ -9,8 +9,10 @@
 #
 # `bench.sh --link`: the rows between two guests on a virtio-net link
 # (tools/vm/pair.sh), one column per target of RVT_BENCH_LINK_TARGETS
-# (default rxe-link: rdma_rxe over the link), measured by guest a; the
-# table and the raw output in build/bench/link.log.
+# (default "rxe-link rvtsw-link": rdma_rxe over the link, and rvtsw over
+# its uplink on it, one OpenSM on guest a managing both switches),
+# measured by guest a; the table and the raw output in
+# build/bench/link.log.
 #
 # RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier),
 # RVT_BENCH_QPS (live QPs of the scale rows, default 1000,10000,100000)
@@ -149,7 +151,7 @@ main() {
 link_main() {
 	local rc=0 log=$OUT/link.log targets
 	build_tests || return
-	read -ra targets <<<"${RVT_BENCH_LINK_TARGETS:-rxe-link}"
+	read -ra targets <<<"${RVT_BENCH_LINK_TARGETS:-rxe-link rvtsw-link}"
 	"$REPO/tools/vm/pair.sh" --pci-testdev --no-slab-debug \
 		--log "$OUT/serial-link.log" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" "$REPO/tools/guest/bench.sh" \
