@@ -9,8 +9,10 @@
 #
 # `bench.sh --link`: the rows between two guests on a virtio-net link
 # (tools/vm/pair.sh), one column per target of RVT_BENCH_LINK_TARGETS
-# (default rxe-link: rdma_rxe over the link), measured by guest a; the
-# table and the raw output in build/bench/link.log.
+# (default "rxe-link rvtsw-link": rdma_rxe over the link, and rvtsw over
+# its uplink on it, one OpenSM on guest a managing both switches),
+# measured by guest a; the table and the raw output in
+# build/bench/link.log.
 #
 # RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier),
 # RVT_BENCH_QPS (live QPs of the scale rows, default 1000,10000,100000)
@@ -27,12 +29,16 @@ OUT=$REPO/build/bench
 
 # table FILE: the RVT-BENCH lines of FILE as one row per benchmark, a
 # column per target holding the median of its rounds ("failed" if any
-# round failed), and ours against the distro core: above 1 is ours
-# faster (for latencies the ratio is inverted so that this holds too);
-# with a wire target (rvtsw's packet engine between two devices), wire
-# against ours (loopback within one device) the same way.
+# round failed), and a ratio column for each pair of RATIOS whose two
+# targets both ran: ours against the distro core, wire (rvtsw's packet
+# engine between two devices) against ours (loopback within one device),
+# and rvtsw-link against rxe-link (the two between guests over one link).
+# Above 1 is the first faster (for latencies the ratio is inverted so
+# that this holds too); "-" where either has no figure.
+RATIOS="ours/distro wire/ours rvtsw-link/rxe-link"
+
 table() {
-	awk '
+	awk -v ratios="$RATIOS" '
 	# Times, sizes and interrupts: less is better.
 	function lower_better(u) { return u == "usec" || u == "ns" || u == "B/QP" || u == "permille" || u == "IPI" }
 	function median(list,    n, v, i, j, x) {
@@ -43,6 +49,11 @@ table() {
 			}
 		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 	}
+	# ratio(A, B, UNIT): A against B, above 1 when A is better.
+	function ratio(a, b, u) {
+		if (!(a + 0 > 0 && b + 0 > 0)) return "-"
+		return sprintf("%.2fx", lower_better(u) ? b / a : a / b)
+	}
 	/^RVT-BENCH / {
 		t = $2; b = $3
 		if (!(t in seen)) { seen[t] = 1; targets[++nt] = t }
@@ -52,10 +63,16 @@ table() {
 		runs[t, b] = runs[t, b] " " $4
 	}
 	END {
+		n = split(ratios, pair, " ")
+		for (i = 1; i <= n; i++) {
+			split(pair[i], ab, "/")
+			if ((ab[1] in seen) && (ab[2] in seen)) {
+				num[++nr] = ab[1]; den[nr] = ab[2]; head[nr] = pair[i]
+			}
+		}
 		printf "%-22s %-5s", "benchmark", "unit"
 		for (i = 1; i <= nt; i++) printf " %10s", targets[i]
-		printf "   ours/distro"
-		if ("wire" in seen) printf "   wire/ours"
+		for (r = 1; r <= nr; r++) printf "   %s", head[r]
 		print ""
 		for (j = 1; j <= nb; j++) {
 			b = names[j]
@@ -67,14 +84,8 @@ table() {
 				else value[k] = "-"
 				printf " %10s", value[k]
 			}
-			o = value["ours", b]; d = value["distro", b]
-			if (o + 0 > 0 && d + 0 > 0)
-				printf "   %.2fx", lower_better(unit[b]) ? d / o : o / d
-			else if ("wire" in seen)
-				printf "   %6s", "-"
-			w = value["wire", b]
-			if (o + 0 > 0 && w + 0 > 0)
-				printf "   %.2fx", lower_better(unit[b]) ? o / w : w / o
+			for (r = 1; r <= nr; r++)
+				printf "   %" length(head[r]) "s", ratio(value[num[r], b], value[den[r], b], unit[b])
 			print ""
 		}
 	}' "$1"
@@ -149,7 +160,7 @@ main() {
 link_main() {
 	local rc=0 log=$OUT/link.log targets
 	build_tests || return
-	read -ra targets <<<"${RVT_BENCH_LINK_TARGETS:-rxe-link}"
+	read -ra targets <<<"${RVT_BENCH_LINK_TARGETS:-rxe-link rvtsw-link}"
 	"$REPO/tools/vm/pair.sh" --pci-testdev --no-slab-debug \
 		--log "$OUT/serial-link.log" \
 		--timeout "${RVT_VM_TIMEOUT:-3600}" "$REPO/tools/guest/bench.sh" \
