@@ -23,6 +23,10 @@ CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): 
 
 all: modules
 
+# One goal at a time (make -j2 modules tests): each Kbuild run writes the
+# same objects; a Kbuild run is parallel within itself all the same.
+.NOTPARALLEL:
+
 modules:
 	$(CHECK_KDIR)
 	$(KBUILD) modules
