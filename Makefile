@@ -12,7 +12,8 @@ KDIR ?= $(shell $(REPO)/tools/kernels.sh dir $(KVER))/headers
 INSTALL_MOD_DIR ?= updates
 
 # Anything beyond the tree's own defaults (W=1, C=1, ...) goes through
-# on the command line as usual.
+# on the command line as usual. Its recipes start with + since make sees
+# no $(MAKE) in them: without it, make -j's jobs would not reach Kbuild.
 KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
 # A build's first step: say what to do if the headers are not there yet.
 CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): \
@@ -29,13 +30,13 @@ all: modules
 
 modules:
 	$(CHECK_KDIR)
-	$(KBUILD) modules
+	+$(KBUILD) modules
 
 # The modules plus the kernel-side test modules under tools/testing/kmod,
 # and the userspace programs the suites run.
 tests: progs
 	$(CHECK_KDIR)
-	$(KBUILD) RVT_TESTS=1 modules
+	+$(KBUILD) RVT_TESTS=1 modules
 
 # The userspace programs the guest suites run (tools/testing/progs/
 # Makefile), built here into build/progs/: the guest compiles nothing.
@@ -44,13 +45,13 @@ progs:
 
 clean:
 	$(CHECK_KDIR)
-	$(KBUILD) RVT_TESTS=1 clean
+	+$(KBUILD) RVT_TESTS=1 clean
 	rm -rf $(REPO)/build/man $(REPO)/build/progs
 
 # Installs under /lib/modules/<release of KDIR>/updates/, which depmod
 # prefers over the distro's own rdmavt.ko.
 install: modules
-	$(KBUILD) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	+$(KBUILD) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) \
 		$$($(MAKE) -s -C $(KDIR) kernelrelease)
 
