@@ -14,7 +14,14 @@ INSTALL_MOD_DIR ?= updates
 # Anything beyond the tree's own defaults (W=1, C=1, ...) goes through
 # on the command line as usual. Its recipes start with + since make sees
 # no $(MAKE) in them: without it, make -j's jobs would not reach Kbuild.
-KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
+KBUILD = $(MAKE) -C $(KDIR) M=$(REPO) $(if $(SPARSE),$(SPARSE_FLAGS))
+# SPARSE=1: sparse on every file of the build (C=2) as it goes, with the
+# flags of tools/style.sh's gate, which reads what it prints; make
+# check's W=1 build runs it so that the gate needs no build of its own.
+# -Wno-flexible-array-array: the public headers rdmavt must use as they
+# are (rvt-abi.h's struct rvt_rwq, rdmavt_qp.h's struct rvt_krwq) hold
+# arrays of flexible structures, by ABI.
+SPARSE_FLAGS = C=2 CHECK=sparse CF=-Wno-flexible-array-array
 # A build's first step: say what to do if the headers are not there yet.
 CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): \
 	run tools/setup.sh (make setup), or give KDIR=' >&2; exit 1; }
