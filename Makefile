@@ -12,8 +12,16 @@ KDIR ?= $(shell $(REPO)/tools/kernels.sh dir $(KVER))/headers
 INSTALL_MOD_DIR ?= updates
 
 # Anything beyond the tree's own defaults (W=1, C=1, ...) goes through
-# on the command line as usual.
-KBUILD = $(MAKE) -C $(KDIR) M=$(REPO)
+# on the command line as usual. Its recipes start with + since make sees
+# no $(MAKE) in them: without it, make -j's jobs would not reach Kbuild.
+KBUILD = $(MAKE) -C $(KDIR) M=$(REPO) $(if $(SPARSE),$(SPARSE_FLAGS))
+# SPARSE=1: sparse on every file of the build (C=2) as it goes, with the
+# flags of tools/style.sh's gate, which reads what it prints; make
+# check's W=1 build runs it so that the gate needs no build of its own.
+# -Wno-flexible-array-array: the public headers rdmavt must use as they
+# are (rvt-abi.h's struct rvt_rwq, rdmavt_qp.h's struct rvt_krwq) hold
+# arrays of flexible structures, by ABI.
+SPARSE_FLAGS = C=2 CHECK=sparse CF=-Wno-flexible-array-array
 # A build's first step: say what to do if the headers are not there yet.
 CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): \
 	run tools/setup.sh (make setup), or give KDIR=' >&2; exit 1; }
@@ -23,15 +31,19 @@ CHECK_KDIR = @test -r $(KDIR)/Makefile || { echo 'no kernel headers in $(KDIR): 
 
 all: modules
 
+# One goal at a time (make -j2 modules tests): each Kbuild run writes the
+# same objects; a Kbuild run is parallel within itself all the same.
+.NOTPARALLEL:
+
 modules:
 	$(CHECK_KDIR)
-	$(KBUILD) modules
+	+$(KBUILD) modules
 
 # The modules plus the kernel-side test modules under tools/testing/kmod,
 # and the userspace programs the suites run.
 tests: progs
 	$(CHECK_KDIR)
-	$(KBUILD) RVT_TESTS=1 modules
+	+$(KBUILD) RVT_TESTS=1 modules
 
 # The userspace programs the guest suites run (tools/testing/progs/
 # Makefile), built here into build/progs/: the guest compiles nothing.
@@ -40,13 +52,13 @@ progs:
 
 clean:
 	$(CHECK_KDIR)
-	$(KBUILD) RVT_TESTS=1 clean
+	+$(KBUILD) RVT_TESTS=1 clean
 	rm -rf $(REPO)/build/man $(REPO)/build/progs
 
 # Installs under /lib/modules/<release of KDIR>/updates/, which depmod
 # prefers over the distro's own rdmavt.ko.
 install: modules
-	$(KBUILD) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	+$(KBUILD) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) \
 		$$($(MAKE) -s -C $(KDIR) kernelrelease)
 
