@@ -30,24 +30,35 @@ skip_unless_packaged_here() {
 	exit 0
 }
 
-# package_step: the suites' first step, the package make deb left; DEB
-# and VERSION are set in the suite's own shell, since step runs what it
-# is given in a subshell.
+# package_step: the suites' first step, the package make deb left.
+# find_package runs once, in the suite's own shell (step runs what it is
+# given in a subshell, whose variables would not reach the tests); the
+# step reports what it found.
 package_step() {
-	step package find_package && find_package >/dev/null
+	find_package
+	step package package_found
 }
 
 # find_package: DEB and VERSION of the one package make deb left
-# (tools/deb.sh empties build/deb first).
+# (tools/deb.sh empties build/deb first), or NO_PACKAGE saying why not.
 find_package() {
 	local debs
 	mapfile -t debs < <(find "$REPO/build/deb" -maxdepth 1 -name "${PKG}_*_all.deb" 2>/dev/null)
 	if ((${#debs[@]} != 1)); then
-		echo "${#debs[@]} $PKG packages in build/deb: run make deb first"
+		NO_PACKAGE="${#debs[@]} $PKG packages in build/deb: run make deb first"
 		return 1
 	fi
 	DEB=${debs[0]}
-	VERSION=$(dpkg-deb -f "$DEB" Version) || return
+	if ! VERSION=$(dpkg-deb -f "$DEB" Version 2>&1) || [[ -z $VERSION ]]; then
+		NO_PACKAGE="no version in $DEB: $VERSION"
+		VERSION=
+		return 1
+	fi
+}
+
+# package_found: find_package found it.
+package_found() {
+	[[ -n ${VERSION:-} ]] || { echo "$NO_PACKAGE"; return 1; }
 	echo "$DEB, version $VERSION"
 }
 
