@@ -212,12 +212,6 @@ use_wire() {
 # own): a pairing of cores has nothing to add to their first run.
 WIRE_CORELESS=" 10-rxe "
 
-# role_cores ROLE: the cores of ROLE's guest in this pairing.
-role_cores() {
-	local var=RVT_CORES_${1^^}
-	echo "${!var}"
-}
-
 # run_pairings SUITE...: a pair run (run_guest) for each pairing, the
 # coreless suites in the first one only; each with its logs and results
 # in a directory of its own, its results named after it.

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # The VM scripts' own environment: their paths, the kernel the guest
-# boots, their messages, the profiler plugin's build. Sourced by run.sh
-# and mkinitramfs.sh (and by tools/check.sh for the plugin), not
-# executed.
+# boots, their messages, the profiler plugin's build, a pair's cores.
+# Sourced by run.sh, pair.sh and mkinitramfs.sh (and by tools/check.sh
+# for the plugin and the pair's cores), not executed.
 # Everything is derived from the location of this file and from the
 # kernel list (tools/kernels.sh), so the repo works from any clone
 # directory.
@@ -19,6 +19,15 @@ die() {
 
 log() {
 	echo "${0##*/}: $*" >&2
+}
+
+# role_cores ROLE: the rdmavt cores the guest of ROLE (a or b) of a pair
+# runs its suites on: RVT_CORES_A or RVT_CORES_B, else RVT_CORES, else
+# guest.sh's default. pair.sh hands them to each guest; check.sh counts
+# each guest's results on them.
+role_cores() {
+	local var=RVT_CORES_${1^^}
+	echo "${!var:-${RVT_CORES:-ours distro}}"
 }
 
 # The kernel the guest boots comes from a directory holding vmlinuz,

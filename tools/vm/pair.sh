@@ -107,13 +107,6 @@ parse_args() {
 		usage_error "a's cores (${a[*]}) and b's (${b[*]}) differ in number: the guests would run out of step"
 }
 
-# role_cores ROLE: the rdmavt cores ROLE's guest runs its suites on:
-# RVT_CORES_A or RVT_CORES_B, else RVT_CORES, else guest.sh's default.
-role_cores() {
-	local var=RVT_CORES_${1^^}
-	echo "${!var:-${RVT_CORES:-ours distro}}"
-}
-
 # start_guest ROLE PEER: run.sh for ROLE in the background, its console
 # lines prefixed with the role; its PID into PIDS[ROLE].
 declare -A PIDS=() STATUS=()
