@@ -29,27 +29,20 @@ while [[ ${1:-} == --* ]]; do
 done
 (($#)) || set -- "tree=$RVTSW_KO"
 
-# stat DEV NAME: one of the port's rdma statistic counters.
-stat() {
-	rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v n="$2" '$0 == n { getline; print; exit }'
-}
-
 # rate NAME MODE PROG: one perftest run, its message rate and retries.
 rate() {
-	local name=$1 mode=$2 prog=$3 t0 r0 value=failed
-	t0=$(stat rvtsw_1 rc_timeouts)
-	r0=$(stat rvtsw_1 rc_resends)
+	local name=$1 mode=$2 prog=$3 t0 r0 value=failed dev
+	t0=$(hw_counter rvtsw_1 1 rc_timeouts)
+	r0=$(hw_counter rvtsw_1 1 rc_resends)
 	if perf bw "$prog" -s 64 -n "$ITERS" >>/tmp/ackrate.log 2>&1; then
 		value=$(awk '{ print $5 }' <<<"$PERF_REPORT")
 	fi
 	echo "RVT-ACKRATE $name $mode ${prog#ib_} $value" \
-		"$(($(stat rvtsw_1 rc_timeouts) - t0))" \
-		"$(($(stat rvtsw_1 rc_resends) - r0))"
-	if [[ $COUNTERS ]]; then
-		rdma statistic show link rvtsw_0/1 | tr ' ' '\n' | paste -sd' ' | fold -w 200
-		rdma statistic show link rvtsw_1/1 | tr ' ' '\n' | paste -sd' ' | fold -w 200
-	fi
+		"$(($(hw_counter rvtsw_1 1 rc_timeouts) - t0))" \
+		"$(($(hw_counter rvtsw_1 1 rc_resends) - r0))"
+	[[ -z $COUNTERS ]] || for dev in rvtsw_0 rvtsw_1; do
+		rdma statistic show link "$dev/1" | tr ' ' '\n' | paste -sd' ' | fold -w 200
+	done
 }
 
 for variant in "$@"; do
