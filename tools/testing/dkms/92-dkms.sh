@@ -84,7 +84,7 @@ distro_core_loads() {
 
 package_step
 step clean-slate clean_slate
-t dpkg-install dpkg -i "$DEB"
+t dpkg-install install_package
 t source-tree source_tree
 t built-for-running built_for "$KVER"
 t modinfo-updates-dkms ours_resolved "$KVER"

@@ -58,7 +58,7 @@ hide_headers() {
 # The package installs, and builds for no kernel: none has headers.
 install_no_headers() {
 	local status
-	dpkg -i "$DEB" || return
+	install_package || return
 	status=$(dkms status -m rdmavt -v "$VERSION") || return
 	echo "dkms status: $status"
 	[[ $status == *": added" ]]
@@ -77,7 +77,11 @@ kernel_installed() {
 upgrade_builds() {
 	mkdir -p "$MODULES/$NEXT" &&
 		ln -s "$(readlink -f "$HIDDEN")" "$MODULES/$NEXT/build" || return
-	kernel_installed "$NEXT" && built_for "$NEXT"
+	if ! kernel_installed "$NEXT"; then
+		show_make_logs
+		return 1
+	fi
+	built_for "$NEXT"
 }
 
 # stand_in KERNEL CONFIG: KERNEL's headers as dkms sees them (include/,

@@ -95,6 +95,27 @@ built_for() {
 	[[ $status == *": installed"* ]] && ko_in "$1" rdmavt && ko_in "$1" rvtsw
 }
 
+# install_package: `dpkg -i` of the package; when it fails, the end of
+# each build log dkms left, which says what the compiler said (the
+# package's postinst runs the build, and dpkg shows only its status).
+install_package() {
+	dpkg -i "$DEB" && return
+	show_make_logs
+	return 1
+}
+
+# show_make_logs: the last lines of dkms' build logs of the package: the
+# one of a build that failed (build/) and those of each kernel's build.
+show_make_logs() {
+	local log
+	for log in /var/lib/dkms/rdmavt/*/build/make.log \
+		   /var/lib/dkms/rdmavt/*/*/*/log/make.log; do
+		[[ -f $log ]] || continue
+		echo "== $log, its last 30 lines:"
+		tail -n 30 "$log"
+	done
+}
+
 clean_slate() {
 	! installed || { echo "$PKG is installed already"; return 1; }
 	distro_resolved "$KVER"
