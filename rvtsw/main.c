@@ -104,11 +104,13 @@ MODULE_PARM_DESC(uplinks,
 static char *parent;
 module_param(parent, charp, 0444);
 MODULE_PARM_DESC(parent,
-		 "PCI device (DDDD:BB:DD.F) reported as the HCA's parent; needed only by rdmavt cores that log through one");
+		 "PCI device (DDDD:BB:DD.F) reported as the HCA's parent (default: none; rdmavt cores that log through one get the system's first)");
 
 /* Guarded by module init/exit, which never run concurrently. */
 static struct rvtsw_dev *rvtsw_devs[RVTSW_MAX_DEVICES];
+/* What get_pci_dev() returns (rvtsw_find_parent()); named by parent=. */
 static struct pci_dev *rvtsw_parent;
+static bool rvtsw_parent_named;
 /* The switch every device's ports are linked to. */
 static struct rvtsw_switch *rvtsw_sw;
 /* The GUIDs: device 0's node GUID, the first uplink's, the switch's. */
@@ -286,7 +288,7 @@ static struct rvtsw_dev *rvtsw_alloc(unsigned int unit)
 	ibdev->node_guid = cpu_to_be64(rvtsw_guid_base + unit * 0x100);
 	snprintf(ibdev->node_desc, sizeof(ibdev->node_desc),
 		 "rvtsw software HCA %u", unit);
-	if (rvtsw_parent)
+	if (rvtsw_parent_named)
 		ibdev->dev.parent = &rvtsw_parent->dev;
 
 	rvtsw_set_params(dev);
@@ -347,12 +349,34 @@ static void rvtsw_remove_devices(void)
 	}
 }
 
+/*
+ * Without parent=, get_pci_dev() returns the system's first PCI device,
+ * for the core's log lines alone (not the ib_device's parent in sysfs).
+ * With no PCI device at all, rvtsw refuses to load: a core that logs
+ * through it would be handed NULL.
+ */
+static int rvtsw_find_log_device(void)
+{
+	rvtsw_parent = pci_get_device(PCI_ANY_ID, PCI_ANY_ID, NULL);
+	if (!rvtsw_parent) {
+		pr_err(RVTSW_NAME ": no PCI device for rdmavt to log through (get_pci_dev())\n");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/*
+ * The PCI device get_pci_dev() reports. The distro's rdmavt prints its
+ * log lines through it (dev_info() on its struct device): a NULL one
+ * oopses it. Ours never asks. parent= names the device, which then is
+ * also the ib_device's parent in sysfs.
+ */
 static int rvtsw_find_parent(void)
 {
 	unsigned int domain, bus, slot, fn;
 
 	if (!parent || !*parent)
-		return 0;
+		return rvtsw_find_log_device();
 	if (sscanf(parent, "%x:%x:%x.%x", &domain, &bus, &slot, &fn) != 4) {
 		pr_err(RVTSW_NAME ": parent=%s is not DDDD:BB:DD.F\n", parent);
 		return -EINVAL;
@@ -363,6 +387,7 @@ static int rvtsw_find_parent(void)
 		pr_err(RVTSW_NAME ": no PCI device %s\n", parent);
 		return -ENODEV;
 	}
+	rvtsw_parent_named = true;
 	return 0;
 }
 

@@ -217,8 +217,8 @@ struct rvtsw_port {
  * struct rvtsw_dev - an rvtsw device
  * @rdi: the rdmavt device; must stay first (rvt_alloc_device())
  * @unit: device number, the N of rvtsw_N
- * @parent: PCI device reported by get_pci_dev(), or NULL; rdmavt cores
- *	    that print through it need one
+ * @parent: PCI device reported by get_pci_dev(): parent=, or without it
+ *	    the system's first; rdmavt cores that print through it need one
  * @debugfs: the device's debugfs directory, while registered
  * @traps_stopped: set before unregistration: no port sends a trap any
  *		   more; read under rcu_read_lock() (trap.c)

@@ -3,7 +3,7 @@
 # shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/suite.sh"
 
-plan 17
+plan 18
 
 device_count() {
 	local n
@@ -95,4 +95,26 @@ unload_with_context() {
 	return "$rc"
 }
 t unload-with-open-context unload_with_context
+
+# Loaded as a user would, with no parent=: the distro core logs through
+# the HCA's PCI device (get_pci_dev()) and oopsed on rvtsw's NULL one.
+# rvtsw now reports the system's first PCI device to the log lines, and
+# none as the HCA's parent in sysfs; RC traffic runs.
+load_without_parent() {
+	local rc=0
+	unload_rvtsw && { lsmod | grep -q '^rdmavt ' || load_core; } || return
+	insmod "$RVTSW_KO" || return
+	if ! wait_for 50 test -e /sys/class/infiniband/rvtsw_0; then
+		echo "no rvtsw_0"
+		rc=1
+	elif [[ -e /sys/class/infiniband/rvtsw_0/device ]]; then
+		echo "rvtsw_0's parent: $(readlink -f /sys/class/infiniband/rvtsw_0/device)"
+		rc=1
+	else
+		pingpong ibv_rc_pingpong rvtsw_0:1 rvtsw_0:1 || rc=1
+	fi
+	unload_rvtsw || return
+	return "$rc"
+}
+t load-without-parent load_without_parent
 t unload-core-again unload_all
