@@ -57,11 +57,12 @@ modprobe_core() {
 	modprobe rdmavt && loaded_rdmavt_is "$1"
 }
 
-# driver_on_ours DRIVER: the distro's DRIVER loads on our rdmavt, loaded
-# before it, and uses it (no hardware: it registers its PCI driver and
+# driver_on_ours DRIVER: the distro's DRIVER loads, on our rdmavt (which
+# modprobe loads for it, and takes out again with it when nothing else
+# uses it), and uses it (no hardware: it registers its PCI driver and
 # waits).
 driver_on_ours() {
-	loaded_rdmavt_is ours && modprobe "$1" || return
+	modprobe "$1" && loaded_rdmavt_is ours || return
 	lsmod | grep '^rdmavt ' | grep -qw "$1" ||
 		{ echo "$1 does not use rdmavt"; return 1; }
 	modprobe -r "$1"
