@@ -10,7 +10,7 @@
 # `bench.sh --link`: the rows between two guests on a virtio-net link
 # (tools/vm/pair.sh), one column per target of RVT_BENCH_LINK_TARGETS
 # (default "rxe-link rvtsw-link": rdma_rxe over the link, and rvtsw over
-# its uplink on it, one OpenSM on guest a managing both switches),
+# its uplink on it, one OpenSM on guest b managing both switches),
 # measured by guest a; the table and the raw output in
 # build/bench/link.log.
 #
