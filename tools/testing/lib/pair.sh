@@ -327,9 +327,11 @@ rvtsw_link_load() {
 # every 5 s, its log flushed at each message (-d2: link_active reads it
 # while it runs); on a, nothing: one SM for both, or the two would
 # fight over the fabric. It runs on after the caller (a test's
-# subshell), so it holds none of the caller's output open.
+# subshell), so it holds none of the caller's output open. Its log
+# starts empty (OpenSM appends): the bench starts one each round.
 link_sm_start() {
 	is_server || return 0
+	: >"$LINK_SM.log"
 	opensm -g "$(port_guid "$LINK_CA" 1)" -f "$LINK_SM.log" -s 5 -d2 \
 		</dev/null >"$LINK_SM.out" 2>&1 &
 	echo $! >"$LINK_SM.pid"
