@@ -5,14 +5,16 @@
 # targets in one boot are what to read). Prints a table of medians over
 # the rounds; the raw perftest output is in build/bench/guest.log.
 #
-# `bench.sh --table LOG` only prints the table of a guest log.
+# `bench.sh --table LOG` only prints the table of a guest log;
+# `bench.sh --chart-data LOG` what its chart would be drawn from (a line
+# a bar: tools/bench_chart.py --data).
 #
 # `bench.sh --link`: the rows between two guests on a virtio-net link
 # (tools/vm/pair.sh), one column per target of RVT_BENCH_LINK_TARGETS
 # (default "rxe-link rvtsw-link": rdma_rxe over the link, and rvtsw over
-# its uplink on it, one OpenSM on guest a managing both switches),
+# its uplink on it, one OpenSM on guest b managing both switches),
 # measured by guest a; the table and the raw output in
-# build/bench/link.log.
+# build/bench/link.log, its chart in build/bench/link-chart.png and .svg.
 #
 # RVT_BENCH_ROUNDS (default 3), RVT_BENCH_SCALE (iteration multiplier),
 # RVT_BENCH_QPS (live QPs of the scale rows, default 1000,10000,100000)
@@ -30,17 +32,25 @@ OUT=$REPO/build/bench
 # table FILE: the RVT-BENCH lines of FILE as one row per benchmark, a
 # column per target holding the median of its rounds ("failed" if any
 # round failed), and a ratio column for each pair of RATIOS whose two
-# targets both ran: ours against the distro core, wire (rvtsw's packet
-# engine between two devices) against ours (loopback within one device),
-# and rvtsw-link against rxe-link (the two between guests over one link).
-# Above 1 is the first faster (for latencies the ratio is inverted so
-# that this holds too); "-" where either has no figure.
-RATIOS="ours/distro wire/ours rvtsw-link/rxe-link"
+# targets both ran: ours against the distro core and against rdma_rxe,
+# wire (rvtsw's packet engine between two devices) against ours
+# (loopback within one device), and rvtsw-link against rxe-link (the two
+# between guests over one link). Above 1 is the first faster (for the
+# units of LOWER_BETTER, latencies among them, the ratio is inverted so
+# that this holds too); "-" where either has no figure. The chart
+# (tools/bench_chart.py) draws a bar for each of these ratio columns,
+# given the same two lists.
+RATIOS="ours/distro ours/rxe wire/ours rvtsw-link/rxe-link"
+# Times, sizes, shares and interrupts: less is better.
+LOWER_BETTER="usec ns B/QP permille IPI"
 
 table() {
-	awk -v ratios="$RATIOS" '
-	# Times, sizes and interrupts: less is better.
-	function lower_better(u) { return u == "usec" || u == "ns" || u == "B/QP" || u == "permille" || u == "IPI" }
+	awk -v ratios="$RATIOS" -v lower="$LOWER_BETTER" '
+	BEGIN {
+		n = split(lower, u, " ")
+		for (i = 1; i <= n; i++) lower_units[u[i]] = 1
+	}
+	function lower_better(u) { return u in lower_units }
 	function median(list,    n, v, i, j, x) {
 		n = split(list, v, " ")
 		for (i = 2; i <= n; i++)
@@ -91,6 +101,22 @@ table() {
 	}' "$1"
 }
 
+# chart [--data] LOG [PREFIX]: LOG's chart as PREFIX.png and .svg, a
+# bar for each ratio column of its table (tools/bench_chart.py); with
+# --data, the bars as text instead.
+chart() {
+	/usr/bin/python3 "$REPO/tools/bench_chart.py" --ratios "$RATIOS" \
+		--lower-better "$LOWER_BETTER" "$@"
+}
+
+# have_matplotlib: the chart can be drawn; said before the guests boot,
+# not after. make bench installs Debian's python3-matplotlib (setup.sh).
+have_matplotlib() {
+	/usr/bin/python3 -c "import matplotlib" 2>/dev/null && return
+	echo "bench: the chart wants matplotlib: tools/setup.sh python3-matplotlib" >&2
+	return 1
+}
+
 # The modules, test modules and programs the guests run, built into
 # $OUT (its log there, shown on failure).
 build_tests() {
@@ -132,7 +158,7 @@ boot() {
 # turn (perftest's latencies become ticks, IPIs a turn each).
 main() {
 	local rc=0
-	build_tests || return
+	have_matplotlib && build_tests || return
 	: >"$OUT/guest.log"
 	boot host --mem "${RVT_BENCH_MEM:-6144}" --smp "${RVT_BENCH_SMP:-4}" \
 		-- --scale-counts "${RVT_BENCH_QPS:-1000,10000,100000}" ||
@@ -141,9 +167,7 @@ main() {
 		rc=$?
 	echo "medians of ${RVT_BENCH_ROUNDS:-3} rounds; every run in $OUT/guest.log"
 	table "$OUT/guest.log"
-	# matplotlib comes from Debian's python3-matplotlib (make bench).
-	/usr/bin/python3 "$REPO/tools/bench_chart.py" "$OUT/guest.log" \
-		"$OUT/chart" || rc=1
+	chart "$OUT/guest.log" "$OUT/chart" || rc=1
 	# README shows Documentation/bench/chart.svg: the last run's, once
 	# committed.
 	mkdir -p "$REPO/Documentation/bench"
@@ -159,7 +183,7 @@ main() {
 # without pair.sh's "[a] " before each line, b's with "[b] ".
 link_main() {
 	local rc=0 log=$OUT/link.log targets
-	build_tests || return
+	have_matplotlib && build_tests || return
 	read -ra targets <<<"${RVT_BENCH_LINK_TARGETS:-rxe-link rvtsw-link}"
 	"$REPO/tools/vm/pair.sh" --pci-testdev --no-slab-debug \
 		--log "$OUT/serial-link.log" \
@@ -168,12 +192,14 @@ link_main() {
 		rc=${PIPESTATUS[0]}
 	echo "medians of ${RVT_BENCH_ROUNDS:-3} rounds between two guests; every run in $log"
 	table "$log"
+	chart "$log" "$OUT/link-chart" || rc=1
 	((rc == 0)) || echo "bench: pair exit status $rc (see $log)"
 	return "$rc"
 }
 
 case ${1:-} in
 --table) table "$2" ;;
+--chart-data) chart --data "$2" ;;
 --link) link_main ;;
 *) main ;;
 esac

@@ -41,6 +41,7 @@ FAILURES=0
 
 # target_up TARGET: bring the device up and point perftest at it.
 target_up() {
+	local mtu
 	case $1 in
 	ours | distro)
 		RVT_CORE=$1 load_rvtsw && PERF_DEV=rvtsw_0 PERF_OPTS= ;;
@@ -60,7 +61,10 @@ target_up() {
 		in_pair && rxe_link_up && PERF_DEV=rxe0 &&
 			PERF_OPTS="-x $(gid_index rxe0 "$LINK_ADDR")" ;;
 	rvtsw-link)
-		in_pair && rvtsw_link_up && PERF_DEV=rvtsw_0 ;;
+		# rvtsw over its uplink in both guests, b's OpenSM managing
+		# both (lib/pair.sh); port 1, and the uplink's MTU.
+		in_pair && rvtsw_link_up && mtu=$(link_mtu) &&
+			PERF_DEV=$LINK_CA PERF_OPTS="-i 1 -m $mtu" ;;
 	*) return 1 ;;
 	esac
 }
@@ -68,54 +72,6 @@ target_up() {
 # The rows measured between two guests (PERF_BENCHMARKS' names): 64 KiB
 # bandwidth, 64 B message rate, 8 B latency, RC read and atomic.
 LINK_BENCHMARKS="send_bw_64k read_bw_64k send_rate_64 atomic_rate send_lat_8"
-
-# ---- rvtsw over its uplink between the guests (rvtsw-link) ----
-# Each guest loads rvtsw managed, its switch's uplink on the link's
-# interface (Documentation/wire.rst, "Uplinks"); one OpenSM, on a,
-# manages both switches and both HCAs. (pair/20-rvtsw brings up the same
-# fabric, with its SM on b, as steps of a suite: the bench has its own.)
-LINK_SM=/tmp/bench-opensm
-
-# rvtsw_link_up: rvtsw_0 port 1 ACTIVE with a LID, swept by a's OpenSM
-# through both switches; PERF_OPTS: port 1, and the uplink's MTU (the
-# HCA port's own, 4096, does not fit the link: pair/20-rvtsw).
-rvtsw_link_up() {
-	local start=$SECONDS mtu
-	modprobe ib_umad && load_rvtsw uplink="$LINK_DEV" managed=1 &&
-		wait_for 50 test -e "$SYS/rvtsw_0/ports/1/lid" || return
-	if ! is_server; then
-		opensm -g "$(port_guid rvtsw_0 1)" -s 5 -f "$LINK_SM.log" \
-			>"$LINK_SM.out" 2>&1 &
-		echo $! >"$LINK_SM.pid"
-	fi
-	if ! wait_for 1800 port_is rvtsw_0/1 ACTIVE; then
-		echo "rvtsw_0/1: $(port_state rvtsw_0/1) after $((SECONDS - start)) s"
-		rdma statistic show link rvtsw_up0/1
-		is_server || tail -n 30 "$LINK_SM.log"
-		return 1
-	fi
-	echo "rvtsw_0/1 ACTIVE, LID $(port_lid rvtsw_0/1), after $((SECONDS - start)) s"
-	(($(port_lid rvtsw_0/1) != 0)) || return
-	mtu=$(smpquery -C rvtsw_0 -P 1 -D portinfo 0,1 2 | field NeighborMTU)
-	[[ -n $mtu ]] || { echo "no NeighborMTU on the uplink port"; return 1; }
-	PERF_OPTS="-i 1 -m $mtu"
-}
-
-# rvtsw_link_down: the uplink's and rvtsw_0's counters shown (what the
-# link and the engine did to the traffic), the SM gone, rvtsw unloaded.
-rvtsw_link_down() {
-	local dev
-	for dev in rvtsw_up0/1 rvtsw_0/1; do
-		echo "$dev's counters:"
-		rdma statistic show link "$dev" | tr ' ' '\n' | paste - - | indent
-	done
-	if [[ -s $LINK_SM.pid ]]; then
-		kill "$(<"$LINK_SM.pid")"
-		wait_for 100 test ! -e "/proc/$(<"$LINK_SM.pid")"
-		: >"$LINK_SM.pid"
-	fi
-	unload_all
-}
 
 # link_target TARGET: TARGET runs between the two guests of a pair.
 link_target() {

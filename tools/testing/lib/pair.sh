@@ -297,9 +297,135 @@ rxe_link_up() {
 # rxe_link_down: rxe0's counters shown (retransmissions, RNR and
 # sequence errors say what the link did to the traffic), rxe0 gone.
 rxe_link_down() {
-	echo "rxe0's counters:"
-	rdma statistic show link rxe0/1 | tr ' ' '\n' | paste - - | indent
+	link_counters rxe0/1
 	rxe_down
+}
+
+# ---- rvtsw over its uplink on the link (pair/20-rvtsw, bench rvtsw-link) ----
+# Each guest loads rvtsw managed, its switch's uplink port on the link's
+# interface (Documentation/wire.rst, "Uplinks"), so that the two
+# switches train with each other; one OpenSM, on b (the side that
+# serves), then sweeps the fabric of both: two switches and two HCAs.
+# pair/20-rvtsw takes these as steps of a suite, make bench's rvtsw-link
+# target as one bring-up; both alike, from here.
+LINK_CA=rvtsw_0
+LINK_UP=rvtsw_up0
+# b's OpenSM: its PID, its output and its log, as $LINK_SM.{pid,out,log}.
+LINK_SM=$PAIR_STATE/opensm
+
+# rvtsw_link_load: ib_umad (the SM's and the diags' way to the ports) and
+# rvtsw managed, its uplink on LINK_DEV; done once both the uplink port
+# and the HCA port are in sysfs.
+rvtsw_link_load() {
+	modprobe ib_umad && load_rvtsw uplink="$LINK_DEV" managed=1 &&
+		wait_for 50 test -e "$SYS/$LINK_UP/ports/1/state" &&
+		wait_for 50 test -e "$SYS/$LINK_CA/ports/1/lid"
+}
+
+# link_sm_start: on b, OpenSM on LINK_CA port 1 (by its GUID: the
+# guest's only HCA port; a's it reaches through the uplinks), sweeping
+# every 5 s, its log flushed at each message (-d2: link_active reads it
+# while it runs); on a, nothing: one SM for both, or the two would
+# fight over the fabric. It runs on after the caller (a test's
+# subshell), so it holds none of the caller's output open. Its log
+# starts empty (OpenSM appends): the bench starts one each round.
+link_sm_start() {
+	is_server || return 0
+	: >"$LINK_SM.log"
+	opensm -g "$(port_guid "$LINK_CA" 1)" -f "$LINK_SM.log" -s 5 -d2 \
+		</dev/null >"$LINK_SM.out" 2>&1 &
+	echo $! >"$LINK_SM.pid"
+}
+
+# link_sm_stop: the OpenSM that link_sm_start started, if any, ended by
+# SIGTERM within 10 s. Safe to call again (a suite's exit trap).
+# Return: 1 if it had already ended (it died under the test) or did not end.
+link_sm_stop() {
+	local pid
+	[[ -s $LINK_SM.pid ]] || return 0
+	pid=$(<"$LINK_SM.pid")
+	: >"$LINK_SM.pid"
+	if ! kill "$pid" 2>/dev/null; then
+		echo "OpenSM ($pid) had already ended"
+		return 1
+	fi
+	wait_for 100 test ! -e "/proc/$pid" ||
+		{ echo "OpenSM ($pid) still runs 10 s after SIGTERM"; return 1; }
+}
+
+# link_active: this side's LINK_CA port 1 ACTIVE, with a LID other than
+# 0, within about 3 minutes (b's SM sweeps both switches through the
+# uplinks, slowly under TCG); on b also "SUBNET UP" in the SM's log. If
+# not, what says why: the port's state, the uplink's counters (did the
+# switches exchange anything), and on b the SM's output and its log's end.
+link_active() {
+	local start=$SECONDS lid
+	if ! wait_for 1800 port_is "$LINK_CA/1" ACTIVE; then
+		echo "$LINK_CA/1: $(port_state "$LINK_CA/1") after $((SECONDS - start)) s"
+		link_counters "$LINK_UP/1"
+		link_sm_log
+		return 1
+	fi
+	lid=$(port_lid "$LINK_CA/1")
+	echo "$LINK_CA/1 ACTIVE, LID $lid, after $((SECONDS - start)) s"
+	((lid != 0)) || return 1
+	is_server || return 0
+	if ! wait_for 100 grep -q "SUBNET UP" "$LINK_SM.log"; then
+		echo "no SUBNET UP in OpenSM's log"
+		link_sm_log
+		return 1
+	fi
+}
+
+# link_sm_log: on b, the SM's output and the end of its log.
+link_sm_log() {
+	is_server || return 0
+	cat "$LINK_SM.out"
+	tail -n 30 "$LINK_SM.log"
+}
+
+# link_sm_up: b's OpenSM started, and this side's HCA port ACTIVE by it
+# (link_active).
+link_sm_up() {
+	link_sm_start && link_active
+}
+
+# rvtsw_link_up: the fabric of both guests up, as one call (the bench's).
+rvtsw_link_up() {
+	rvtsw_link_load && link_sm_up
+}
+
+# link_mtu: the uplink's IB MTU in bytes, for perftest's -m: the
+# NeighborMTU of the switch's uplink port (port 2; LINK_CA port 1 is on
+# port 1), as the SM set it. perftest otherwise takes the HCA port's
+# active MTU, 4096 on its link to its own switch, whose packets do not
+# fit the uplink (1024 for a 1500-byte link): dropped there, every RC
+# test would end in retry errors.
+link_mtu() {
+	local mtu
+	mtu=$(smpquery -C "$LINK_CA" -P 1 -D portinfo 0,1 2 | field NeighborMTU)
+	[[ -n $mtu ]] || { echo "no NeighborMTU on the uplink port" >&2; return 1; }
+	echo "$mtu"
+}
+
+# link_counters DEVICE/PORT...: each port's counters, one a line.
+link_counters() {
+	local dev
+	for dev; do
+		echo "$dev's counters:"
+		rdma statistic show link "$dev" | tr ' ' '\n' | paste - - | indent
+	done
+}
+
+# rvtsw_link_down: the uplink's and LINK_CA's counters shown (what the
+# link and the packet engine did to the traffic), b's SM stopped, rvtsw
+# and the core unloaded (even when the SM would not stop).
+rvtsw_link_down() {
+	local rc=0
+	link_counters "$LINK_UP/1" "$LINK_CA/1"
+	link_sm_stop || rc=1
+	unload_all || rc=1
+	return "$rc"
 }
 
 # ---- perftest across the link (make bench's link rows) ----

@@ -10,7 +10,8 @@
 # rping over IPoIB with its data validated (-V), and perftest's RC send,
 # write, read and atomic bandwidth tests, all their iterations counted.
 # b runs the servers and the SM, a the clients; each side reports its
-# own verdict.
+# own verdict. The fabric's bring-up (rvtsw loaded, the SM, the uplink's
+# MTU) is lib/pair.sh's, which make bench's rvtsw-link target shares.
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=../lib/suite.sh
@@ -20,23 +21,20 @@ source "$TESTING_DIR/lib/perftest.sh"
 # shellcheck source-path=SCRIPTDIR source=../lib/pair.sh
 source "$TESTING_DIR/lib/pair.sh"
 
-CA=rvtsw_0
-UP=rvtsw_up0
+CA=$LINK_CA
+UP=$LINK_UP
 PAIR_OUT=$(mktemp -d)
-SM_PID=$PAIR_OUT/opensm.pid
 # IPoIB on rvtsw_0 port 1 of each guest, for rdma_cm (rping).
 declare -A IB_ADDR=([a]=10.0.35.1 [b]=10.0.35.2)
 PERF_ITERS=200
 ATOMIC_ITERS=500
 PAIR_PP_DEV=(-d "$CA" -i 1)
-# perftest's MTU is the path's (-m, after sm-up): by default it takes the
-# HCA port's active MTU, 4096 on its link to its own switch, and packets
-# that size do not fit the uplink (1024 for eth0's 1500 bytes): they are
-# discarded there and every RC test ends in retry errors.
+# perftest's MTU is the uplink's (-m, after sm-up: lib/pair.sh's link_mtu).
 PAIR_PERF_DEV=(-d "$CA" -i 1)
+MTU=
 
 cleanup() {
-	[[ ! -s $SM_PID ]] || kill "$(<"$SM_PID")" 2>/dev/null
+	link_sm_stop >/dev/null
 	rm -rf "$PAIR_OUT"
 }
 trap cleanup EXIT
@@ -46,14 +44,6 @@ phys() {
 	local s
 	s=$(<"$SYS/${1%/*}/ports/${1#*/}/phys_state")
 	echo "${s#*: }"
-}
-
-# rvtsw managed, its uplink on the link's interface, and ib_umad for
-# the SM and the diags.
-load_uplinked() {
-	modprobe ib_umad && load_rvtsw uplink="$LINK_DEV" managed=1 &&
-		wait_for 50 test -e "$SYS/$UP/ports/1/state" &&
-		wait_for 50 test -e "$SYS/$CA/ports/1/lid"
 }
 
 uplink_linkup() { [[ $(phys "$UP/1") == LinkUp ]]; }
@@ -66,33 +56,6 @@ uplink_trained() {
 		return 1
 	fi
 	rdma link show "$UP/1"
-}
-
-# OpenSM on b's rvtsw_0 port 1, the only one: both guests' HCA ports
-# ACTIVE (every port of both switches swept through the uplinks).
-sm_up() {
-	local start=$SECONDS
-	if is_server; then
-		opensm -g "$(port_guid "$CA" 1)" -f "$PAIR_OUT/opensm.log" \
-			-s 5 -d2 >"$PAIR_OUT/opensm.out" 2>&1 &
-		echo $! >"$SM_PID"
-	fi
-	if ! wait_for 1800 port_is "$CA/1" ACTIVE; then
-		echo "$CA/1: $(port_state "$CA/1") after $((SECONDS - start)) s"
-		if is_server; then
-			cat "$PAIR_OUT/opensm.out"
-			tail -n 30 "$PAIR_OUT/opensm.log"
-		fi
-		return 1
-	fi
-	echo "$CA/1 ACTIVE after $((SECONDS - start)) s"
-	! is_server || grep -q "SUBNET UP" "$PAIR_OUT/opensm.log"
-}
-
-# uplink_mtu: the IB MTU of the switch's uplink port (port 2: rvtsw_0
-# port 1 is on port 1), in bytes.
-uplink_mtu() {
-	smpquery -C "$CA" -P 1 -D portinfo 0,1 2 | field NeighborMTU
 }
 
 # What this side knows of its own fabric half, for the peer: its HCA's
@@ -205,24 +168,18 @@ ipoib_ping() {
 		{ echo "the peer's pings: status $PEER_WORD"; return 1; }
 }
 
-# The uplink's counters and rvtsw_0's, the SM gone, rvtsw unloaded.
+# IPoIB gone, then the uplink's counters and rvtsw_0's, the SM gone,
+# rvtsw unloaded (lib/pair.sh).
 teardown() {
-	echo "$UP's counters:"
-	rdma statistic show link "$UP/1" | tr ' ' '\n' | paste - - | indent
-	if [[ -s $SM_PID ]]; then
-		kill "$(<"$SM_PID")" && wait_for 100 test ! -e "/proc/$(<"$SM_PID")" ||
-			return
-		: >"$SM_PID"
-	fi
-	modprobe -r ib_ipoib && unload_all
+	modprobe -r ib_ipoib && rvtsw_link_down
 }
 
 plan 11
 pair_start
-pair_step load load_uplinked
+pair_step load rvtsw_link_load
 pair_step uplink-trained uplink_trained
-pair_step sm-up sm_up &&
-	PAIR_PERF_DEV+=(-m "$(uplink_mtu)") &&
+pair_step sm-up link_sm_up && MTU=$(link_mtu) &&
+	PAIR_PERF_DEV+=(-m "$MTU") &&
 	echo "perftest: ${PAIR_PERF_DEV[*]}"
 
 t lids-unique lids_unique
