@@ -23,6 +23,13 @@
 # Output in build/profile/: <core>-<case>-<iters>.prof (addresses),
 # <core>-<case>-<iters>.out (the guest's console: results and kallsyms),
 # report-<case>.txt (the comparison).
+#
+# tools/profile.sh --engine CASE:ITERS...: perftest rows on our core
+# through rvtsw's packet engine (rvtsw_1 to rvtsw_0) and through
+# rdmavt's loopback (within rvtsw_0), all in one boot, cut apart by the
+# profiler's marks (tools/guest/profile.sh engine); per message, the
+# engine's column then loopback's. Output: engine.prof.<n> and
+# engine.out, report-engine-<case>.txt.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -43,7 +50,48 @@ run_guest() {
 	PAIRS+=("$OUT/$name.prof" "$OUT/$name.out")
 }
 
+# engine_report CASE: the report of CASE's four marked runs, from the
+# guest's MARK lines (n target case iterations).
+engine_report() {
+	local case=$1 target n iters args=() most=0
+	for target in engine loopback; do
+		while read -r n iters; do
+			args+=("$OUT/engine.prof.$n" "$OUT/engine.out")
+			((most)) || most=$iters
+		done < <(awk -v t="$target" -v c="$case" \
+			'$1 == "MARK" && $3 == t && $4 == c { print $2, $5 }' \
+			"$OUT/engine.out" | sort -k2,2nr)
+	done
+	((${#args[@]} == 8)) || { echo "profile: $case did not run"; return 1; }
+	echo "columns: engine, loopback; instructions per message ($case)"
+	python3 "$REPO/tools/vm/insn_profile.py" --diff \
+		--per "$((most - most / 10))" --top 40 "${args[@]}" |
+		tee "$OUT/report-engine-$case.txt"
+}
+
+# engine_main CASE:ITERS...: one boot, then a report per CASE.
+engine_main() {
+	local spec
+	mkdir -p "$OUT"
+	make -C "$REPO" modules tests >"$OUT/build.log" 2>&1 ||
+		{ cat "$OUT/build.log"; return 1; }
+	rm -f "$OUT"/engine.prof*
+	echo "profile: $* through the engine and loopback"
+	"$REPO/tools/vm/run.sh" --pci-testdev --no-slab-debug --smp 2 --icount 3 \
+		--insn-profile "$OUT/engine.prof" --log "$OUT/engine.log" \
+		--timeout 900 "$REPO/tools/guest/profile.sh" engine "$@" \
+		>"$OUT/engine.out" 2>&1 || {
+		echo "profile: the guest failed (see $OUT/engine.log)"
+		return 1
+	}
+	grep -E '^(RESULT|MARK) ' "$OUT/engine.out"
+	for spec in "$@"; do
+		engine_report "${spec%%:*}" || return
+	done
+}
+
 main() {
+	[[ ${1:-} != --engine ]] || { engine_main "${@:2}"; return; }
 	local case=${1:-rc8} iters=${2:-} base core
 	if [[ -z $iters ]]; then
 		iters=500000

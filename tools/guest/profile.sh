@@ -12,6 +12,16 @@
 # Usage: tools/guest/profile.sh CORE CASE ITERS (CORE: ours or distro,
 # or wire: a perftest row between rvtsw_0 and rvtsw_1 on our core,
 # through rvtsw's packet engine, as make bench's wire target runs it)
+#
+# Or: tools/guest/profile.sh engine CASE:ITERS... (under run.sh
+# --insn-profile FILE): perftest rows on our core, in one boot, each
+# through the packet engine (rvtsw_1's client to rvtsw_0's server) and
+# through rdmavt's loopback (both on rvtsw_0), as ackrate.sh runs them;
+# each of the four runs per CASE is ITERS/10 then ITERS iterations
+# between two of the profiler's marks (build/vm/insn_mark), and a line
+#   MARK <n> <engine|loopback> <case> <iterations>
+# names the profile that holds it, FILE.<n>. tools/profile.sh --engine
+# boots this.
 set -uo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=../testing/lib/suite.sh
@@ -42,8 +52,46 @@ perftest_case() {
 	return "$rc"
 }
 
+# marked_run TARGET CASE ITERS ROW...: one perftest row between two
+# marks, ITERS iterations.
+MARKS=0
+marked_run() {
+	local target=$1 case=$2 iters=$3
+	shift 3
+	perftest_case "$target" "$iters" "$@" || return
+	"$REPO/build/vm/insn_mark" || return
+	echo "MARK $((++MARKS)) $target $case $iters"
+}
+
+# engine CASE:ITERS...: the engine and loopback runs of each row.
+engine() {
+	local spec case iters row target
+	RVT_CORE=ours load_rvtsw devices=2 || return
+	wait_for 50 test -e /dev/infiniband/uverbs1
+	# The boot and the loading, the profile FILE.1.
+	"$REPO/build/vm/insn_mark" && echo "MARK $((++MARKS)) boot - 0"
+	for spec in "$@"; do
+		case=${spec%%:*} iters=${spec#*:}
+		row=$(perf_benchmark "$case") ||
+			{ echo "no perftest row $case"; return 1; }
+		for target in engine loopback; do
+			PERF_DEV=rvtsw_0 PERF_CLIENT_DEV=rvtsw_1
+			[[ $target == engine ]] || PERF_CLIENT_DEV=
+			# shellcheck disable=SC2086 # a row is a list of words
+			marked_run "$target" "$case" "$((iters / 10))" $row &&
+				marked_run "$target" "$case" "$iters" $row || return
+		done
+	done
+	grep -E ' [tTwW] ' /proc/kallsyms | sed 's/^/KS /'
+	RVT_CORE=ours unload_all
+}
+
 main() {
-	local core=$1 case=$2 iters=$3 row
+	local core=$1 case=${2:-} iters=${3:-} row
+	if [[ $core == engine ]]; then
+		engine "${@:2}"
+		return
+	fi
 	if [[ $core == wire ]]; then
 		RVT_CORE=ours load_rvtsw devices=2 || return
 		PERF_DEV=rvtsw_0 PERF_CLIENT_DEV=rvtsw_1

@@ -58,11 +58,14 @@ else
 fi
 
 # compile_insn_profile SO [FLAG...]: build the instruction profiler's
-# QEMU plugin (insn_profile.c) into SO, with any extra gcc FLAGs
-# (make check adds -Werror).
+# QEMU plugin (insn_profile.c) into SO, and its mark (insn_mark.c, for
+# the guest) beside it as insn_mark, with any extra gcc FLAGs (make check
+# adds -Werror).
 compile_insn_profile() {
 	local so=$1
 	shift
 	gcc -O2 -Wall -Wextra -shared -fPIC -fvisibility=hidden "$@" \
-		-o "$so" "$VM_DIR/insn_profile.c" -lpthread
+		-o "$so" "$VM_DIR/insn_profile.c" -lpthread &&
+		gcc -O2 -Wall -Wextra "$@" -o "$(dirname "$so")/insn_mark" \
+			"$VM_DIR/insn_mark.c"
 }

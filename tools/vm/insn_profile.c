@@ -13,6 +13,11 @@
  * most first. tools/vm/insn_profile.py turns that into functions, with a
  * /proc/kallsyms taken in the guest.
  *
+ * Marks cut one boot into several profiles: each time the guest runs the
+ * mark instruction (tools/vm/insn_mark.c runs it once), the counts since
+ * the previous mark (or the boot) go to FILE.1, FILE.2, ..., and counting
+ * starts again from zero; FILE then holds what ran after the last mark.
+ *
  * Blocks count their executions with an inline add, which is not atomic:
  * exact when one host thread runs every vCPU (run.sh --icount), a close
  * estimate otherwise.
@@ -55,6 +60,13 @@ struct chunk {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct chunk *chunks;
 static const char *out_path;
+static unsigned int marks;
+
+/*
+ * The mark: a seven-byte NOP whose displacement spells "RVTM" (nopl
+ * 0x4d545652(%rax)), which no compiler emits.
+ */
+static const uint8_t mark_insn[] = { 0x0f, 0x1f, 0x80, 'R', 'V', 'T', 'M' };
 
 static struct block *new_block(void)
 {
@@ -68,6 +80,26 @@ static struct block *new_block(void)
 		chunks = c;
 	}
 	return &c->blocks[c->used++];
+}
+
+static void marked(unsigned int vcpu_index, void *userdata);
+
+static int has_mark(const struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		size_t size = qemu_plugin_insn_size(insn);
+		const uint8_t *data = qemu_plugin_insn_data(insn);
+
+		/* Prefixes allowed (real mode needs an address size one) */
+		if (size >= sizeof(mark_insn) &&
+		    !memcmp(data + size - sizeof(mark_insn), mark_insn,
+			    sizeof(mark_insn)))
+			return 1;
+	}
+	return 0;
 }
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -85,6 +117,9 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	if (b)
 		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 							 &b->runs, 1);
+	if (has_mark(tb))
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, marked,
+						     QEMU_PLUGIN_CB_NO_REGS, NULL);
 }
 
 struct total {
@@ -135,18 +170,19 @@ static struct total *totals(size_t *n)
 	return t;
 }
 
-static void finished(qemu_plugin_id_t id, void *userdata)
+/* The counts so far into PATH; the caller holds lock. */
+static void write_profile(const char *path)
 {
 	struct total *t;
 	size_t n, i;
 	FILE *f;
 
-	(void)id;
-	(void)userdata;
 	t = totals(&n);
-	f = fopen(out_path, "w");
+	f = fopen(path, "w");
 	if (!t || !f) {
-		fprintf(stderr, "insn_profile: cannot write %s\n", out_path);
+		fprintf(stderr, "insn_profile: cannot write %s\n", path);
+		if (f)
+			fclose(f);
 		goto out;
 	}
 	for (i = 0; i < n && t[i].insns; i++)
@@ -155,6 +191,37 @@ static void finished(qemu_plugin_id_t id, void *userdata)
 	fclose(f);
 out:
 	free(t);
+}
+
+/*
+ * The guest ran the mark: the profile since the last one to FILE.N, and
+ * every count back to zero. Exact with one host thread for all vCPUs
+ * (--icount): no other vCPU counts while this one writes and clears.
+ */
+static void marked(unsigned int vcpu_index, void *userdata)
+{
+	char path[4096];
+	struct chunk *c;
+	size_t i;
+
+	(void)vcpu_index;
+	(void)userdata;
+	pthread_mutex_lock(&lock);
+	snprintf(path, sizeof(path), "%s.%u", out_path, ++marks);
+	write_profile(path);
+	for (c = chunks; c; c = c->next)
+		for (i = 0; i < c->used; i++)
+			c->blocks[i].runs = 0;
+	pthread_mutex_unlock(&lock);
+}
+
+static void finished(qemu_plugin_id_t id, void *userdata)
+{
+	(void)id;
+	(void)userdata;
+	pthread_mutex_lock(&lock);
+	write_profile(out_path);
+	pthread_mutex_unlock(&lock);
 }
 
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id,

@@ -16,6 +16,9 @@ read per request), or of the modules named by --module only. With
 several profiles, one column each, matched by
 module (functions differ between builds).
 
+A profile may be one of the files a mark cut (FILE.N, see
+tools/vm/insn_profile.c), each with the kallsyms of its boot.
+
 --diff: the profiles come in pairs, a run and its baseline (the same
 guest doing less, e.g. fewer requests), and each column is their
 difference: what the boot and the setup cost cancels out, and --per
@@ -98,6 +101,8 @@ def main():
     for module in names:
         print("  %-24s" % module +
               "".join(" %14.1f" % (m[module] / args.per) for _, m in runs))
+    print("  %-24s" % "(all)" +
+          "".join(" %14.1f" % (sum(m.values()) / args.per) for _, m in runs))
     for n, (funcs, _) in enumerate(runs):
         print("profile %d: the %d functions that ran most" % (n + 1, args.top))
         shown = [(key, insns) for key, insns in funcs.most_common()

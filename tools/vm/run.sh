@@ -100,7 +100,9 @@ Options:
                    count the instructions the guest runs by block address
                    into FILE (the QEMU plugin tools/vm/insn_profile.c,
                    built on first use; exact with --icount); see
-                   tools/vm/insn_profile.py for turning it into functions
+                   tools/vm/insn_profile.py for turning it into functions.
+                   Each run of build/vm/insn_mark in the guest cuts it:
+                   the counts since the last mark go to FILE.1, FILE.2...
   --no-slab-debug  boot without slub_debug and KFENCE, for measuring: the
                    tests' slub_debug=FZPU records a stack trace at every
                    allocation and free, which costs more than an RDMA
@@ -253,11 +255,13 @@ write_job() {
 	} >"$job"
 }
 
-# The instruction profiler plugin, built into build/vm when its source
-# is newer; prints its path.
+# The instruction profiler plugin, built into build/vm with its mark
+# (build/vm/insn_mark, which the guest runs) when a source is newer;
+# prints its path.
 insn_profile_plugin() {
-	local src=$VM_DIR/insn_profile.c so=$BUILD_VM/insn_profile.so
-	if [[ ! -e $so || $src -nt $so ]]; then
+	local so=$BUILD_VM/insn_profile.so
+	if [[ ! -e $so || $VM_DIR/insn_profile.c -nt $so ||
+		$VM_DIR/insn_mark.c -nt $BUILD_VM/insn_mark ]]; then
 		compile_insn_profile "$so" || die "cannot build $so"
 	fi
 	echo "$so"
