@@ -108,7 +108,10 @@ MODULE_PARM_DESC(parent,
 
 /* Guarded by module init/exit, which never run concurrently. */
 static struct rvtsw_dev *rvtsw_devs[RVTSW_MAX_DEVICES];
-/* What get_pci_dev() returns (rvtsw_find_parent()); named by parent=. */
+/*
+ * What get_pci_dev() returns, and whether parent= named it
+ * (rvtsw_find_parent()): written at module init only, read-only after.
+ */
 static struct pci_dev *rvtsw_parent;
 static bool rvtsw_parent_named;
 /* The switch every device's ports are linked to. */
